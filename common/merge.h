@@ -1,0 +1,56 @@
+/* merge.h - chapter 12's interface: what every merge step's launcher takes,
+ * the CPU reference and the input generators. */
+#ifndef LAB_MERGE_H
+#define LAB_MERGE_H
+
+#include "lab.h"
+#include "rng.h"
+
+/* Keys compare through MERGE_KEY. In ./run it is the identity; the tests build
+ * with LAB_TAGGED_KEYS, where the low 8 bits of each value tag where it came
+ * from (A or B, and its position), so a tie broken the wrong way (B before A,
+ * or out of input order) changes the output and fails the test. */
+#ifdef LAB_TAGGED_KEYS
+#define MERGE_KEY(x) ((x) >> 8)
+#else
+#define MERGE_KEY(x) (x)
+#endif
+
+/* Merge sizes are int, as in the book: m + n must stay below 2^31. */
+#define MERGE_MAX_TOTAL 2147483647LL
+
+LAB_BEGIN_C
+
+typedef struct {
+    int block;   /* threads per block */
+    int grid;    /* blocks; 0: derived from the size, block and coarsen */
+    int tile;    /* tile_size: A and B elements held in shared memory (steps 3-5) */
+    int coarsen; /* output elements per thread (section 12.8) */
+    int printed; /* 1: the code as printed, bugs included (docs/errata.md) */
+} merge_params;
+
+/* Each merge step (2-5): C_d[0, m+n) = the stable merge of sorted A_d[0, m)
+ * and B_d[0, n), all in device memory. Returns NULL once the kernel is
+ * launched, or why these parameters cannot run (nothing launched). */
+const char *merge_launch(const int *A_d, int m, const int *B_d, int n, int *C_d, const merge_params *p);
+
+/* Step 1: i_d[t] = co_rank(k_d[t], A, m, B, n) for t < count. */
+const char *co_rank_launch(const int *A_d, int m, const int *B_d, int n, const int *k_d, int *i_d, int count,
+                           int block);
+
+/* Fills sorted A[0, m) and B[0, n) for a distribution: uniform, equal,
+ * a-below, a-above, interleaved, dups. With tagged != 0 every value carries
+ * an origin tag in its low 8 bits (see MERGE_KEY). Keys start at 1 (never
+ * zero) and stay below 2^23 when tagged, 2^30 otherwise. Returns 0, or -1 for
+ * an unknown distribution. */
+int merge_make_inputs(const char *dist, lab_rng *rng, int *A, int m, int *B, int n, int tagged);
+
+/* The distributions merge_make_inputs knows, for --help and the tests. */
+extern const char *const merge_dists[];
+
+/* Derived grid for a launcher when p->grid == 0: ceil(total / (block * coarsen)). */
+int merge_default_grid(int64_t total, const merge_params *p);
+
+LAB_END_C
+
+#endif

@@ -1,0 +1,12 @@
+# step.mk - included by the Makefile in every step folder, so that
+# `cd ch12-merge/step3-tiled && make && ./run` works: it asks the top Makefile
+# to build this step and leaves ./run here.
+LAB_TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+LAB_STEP := $(patsubst $(LAB_TOP)/%,%,$(CURDIR))
+.PHONY: all check diff clean
+all:
+	@$(MAKE) --no-print-directory -C $(LAB_TOP) $(LAB_STEP) RUN_LINK=$(CURDIR)/run
+check diff:
+	@$(MAKE) --no-print-directory -C $(LAB_TOP) $@ STEP=$(LAB_STEP)
+clean:
+	rm -rf $(LAB_TOP)/build/$(LAB_STEP) run

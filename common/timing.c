@@ -1,0 +1,84 @@
+/* timing.c - median of device-event timings. */
+#include "timing.h"
+
+#include <math.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static lab_timing summarize(double *ms, int n)
+{
+    lab_timing t;
+    qsort(ms, (size_t)n, sizeof *ms, cmp_double);
+    t.median_ms = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
+    t.min_ms = ms[0];
+    t.max_ms = ms[n - 1];
+    t.reps = n;
+    return t;
+}
+
+/* Times reps runs into ms[first..first+reps). */
+static void time_batch(lab_work_fn fn, void *ctx, double *ms, int first, int reps)
+{
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    for (int r = 0; r < reps; r++) {
+        float elapsed = 0.0f;
+        CUDA_CHECK(cudaEventRecord(start, 0));
+        fn(ctx);
+        CUDA_CHECK(cudaEventRecord(stop, 0));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaEventElapsedTime(&elapsed, start, stop));
+        ms[first + r] = elapsed;
+    }
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+}
+
+static void warm_up(lab_work_fn fn, void *ctx)
+{
+    for (int w = 0; w < 2; w++)
+        fn(ctx);
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+lab_timing lab_time_device(lab_work_fn fn, void *ctx, int reps)
+{
+    double *ms = (double *)lab_xmalloc(sizeof(double) * (size_t)reps);
+    warm_up(fn, ctx);
+    time_batch(fn, ctx, ms, 0, reps);
+    const lab_timing t = summarize(ms, reps);
+    free(ms);
+    return t;
+}
+
+lab_timing lab_time_device_stable(lab_work_fn fn, void *ctx, int reps, double budget_ms)
+{
+    const int max_batches = 20;
+    double *ms = (double *)lab_xmalloc(sizeof(double) * (size_t)reps * max_batches);
+    double *sorted = (double *)lab_xmalloc(sizeof(double) * (size_t)reps * max_batches);
+    warm_up(fn, ctx);
+    double spent = 0.0, last_median = -1.0;
+    lab_timing t = {0.0, 0.0, 0.0, 0};
+    for (int b = 0; b < max_batches; b++) {
+        time_batch(fn, ctx, ms, b * reps, reps);
+        const int n = (b + 1) * reps;
+        for (int i = b * reps; i < n; i++)
+            spent += ms[i];
+        memcpy(sorted, ms, sizeof(double) * (size_t)n);
+        t = summarize(sorted, n);
+        if (last_median > 0.0 && fabs(t.median_ms - last_median) < 0.01 * last_median)
+            break;
+        if (spent > budget_ms)
+            break;
+        last_median = t.median_ms;
+    }
+    free(sorted);
+    free(ms);
+    return t;
+}

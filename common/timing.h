@@ -1,0 +1,29 @@
+/* timing.h - device-event timing of device work only: warm-up first, then
+ * repeated runs, the median reported with its spread. */
+#ifndef LAB_TIMING_H
+#define LAB_TIMING_H
+
+#include "lab.h"
+
+LAB_BEGIN_C
+
+/* One run of the work being timed; it only enqueues device work. */
+typedef void (*lab_work_fn)(void *ctx);
+
+typedef struct {
+    double median_ms;
+    double min_ms;
+    double max_ms;
+    int reps;
+} lab_timing;
+
+/* Runs fn twice to warm up, then reps times, each between two events. */
+lab_timing lab_time_device(lab_work_fn fn, void *ctx, int reps);
+
+/* As lab_time_device, but keeps adding batches of reps until the median moves
+ * by less than 1% between batches or budget_ms of device time is spent. */
+lab_timing lab_time_device_stable(lab_work_fn fn, void *ctx, int reps, double budget_ms);
+
+LAB_END_C
+
+#endif

@@ -1,0 +1,72 @@
+/* co_rank.h - ch12 step 1: the sequential merge (Fig 12.2) and the co-rank
+ * function (Fig 12.5), callable from the host and from kernels. Steps 2-5
+ * include this file (the solution's) for their own co-rank searches. */
+#ifndef CO_RANK_H
+#define CO_RANK_H
+
+#include "merge.h"
+
+/* ./run --example defines this to print each search iteration (Figs 12.6-12.8). */
+#ifndef CO_RANK_TRACE
+#define CO_RANK_TRACE(i, j, i_low, j_low, delta)
+#endif
+
+/* Fig 12.2: merge sorted A[0,m) and B[0,n) into C; ties take A first (stable). */
+static inline __host__ __device__ void merge_sequential(const int *A, int m, const int *B, int n, int *C)
+{
+    /* exercise: Fig 12.2: two fingers i, j walk A and B; on a tie (A[i] <= B[j]) take A first; then copy what is left */
+    int i = 0; /* index into A */
+    int j = 0; /* index into B */
+    int k = 0; /* index into C */
+    while ((i < m) && (j < n)) { /* handle start of A[] and B[] */
+        if (MERGE_KEY(A[i]) <= MERGE_KEY(B[j]))
+            C[k++] = A[i++];
+        else
+            C[k++] = B[j++];
+    }
+    if (i == m) { /* done with A[]; handle remaining B[] */
+        while (j < n)
+            C[k++] = B[j++];
+    } else { /* done with B[]; handle remaining A[] */
+        while (i < m)
+            C[k++] = A[i++];
+    }
+    /* exercise stub: (void)A; (void)m; (void)B; (void)n; (void)C; */
+    /* end exercise */
+}
+
+/* Fig 12.5: the co-rank i of output rank k, i.e. C[0,k) merges A[0,i) and
+ * B[0,k-i). Binary search for A[i-1] <= B[j] and B[j-1] < A[i]. */
+static inline __host__ __device__ int co_rank(int k, const int *A, int m, const int *B, int n)
+{
+    int i = k < m ? k : m;             /* i = min(k, m): i cannot exceed k nor m */
+    int j = k - i;                     /* the invariant: i + j == k */
+    int i_low = 0 > (k - n) ? 0 : k - n; /* i_low = max(0, k-n): B supplies at most n */
+    int j_low = 0 > (k - m) ? 0 : k - m; /* j_low = max(0, k-m): A supplies at most m */
+    int delta;
+    int active = 1;
+    /* exercise: Fig 12.5 lines 08-21: while active, if A[i-1] > B[j] move i down (and j up) by delta = ceil((i-i_low)/2); else if B[j-1] >= A[i] move j down (and i up) by ceil((j-j_low)/2); else stop */
+    while (active) {
+        if (i > 0 && j < n && MERGE_KEY(A[i - 1]) > MERGE_KEY(B[j])) {
+            delta = ((i - i_low + 1) >> 1); /* ceil((i - i_low) / 2) */
+            CO_RANK_TRACE(i, j, i_low, j_low, delta);
+            j_low = j;
+            j = j + delta;
+            i = i - delta;
+        } else if (j > 0 && i < m && MERGE_KEY(B[j - 1]) >= MERGE_KEY(A[i])) {
+            delta = ((j - j_low + 1) >> 1); /* ceil((j - j_low) / 2) */
+            CO_RANK_TRACE(i, j, i_low, j_low, delta);
+            i_low = i;
+            i = i + delta;
+            j = j - delta;
+        } else {
+            CO_RANK_TRACE(i, j, i_low, j_low, 0);
+            active = 0;
+        }
+    }
+    /* exercise stub: (void)A; (void)B; (void)delta; (void)active; (void)i_low; (void)j_low; (void)j; */
+    /* end exercise */
+    return i;
+}
+
+#endif

@@ -1,0 +1,88 @@
+/* common.c - the shared host code: size parsing, the generator, the input
+ * distributions, the element-wise check. CPU only: these run in CI. */
+#include <string.h>
+
+#include "lab_test.h"
+#include "merge.h"
+#include "options.h"
+
+Test(options, parses_sizes)
+{
+    cr_assert_eq(lab_parse_size("2^24"), (int64_t)1 << 24);
+    cr_assert_eq(lab_parse_size("16M"), (int64_t)16 << 20);
+    cr_assert_eq(lab_parse_size("3k"), 3000);
+    cr_assert_eq(lab_parse_size("1000"), 1000);
+    cr_assert_eq(lab_parse_size("0"), 0);
+    cr_assert_eq(lab_parse_size("-5"), -1, "negative sizes are malformed");
+    cr_assert_eq(lab_parse_size("12x"), -1, "trailing junk is malformed");
+    cr_assert_eq(lab_parse_size("2^99"), -1, "overflow is malformed");
+}
+
+Test(rng, is_reproducible_and_spread)
+{
+    lab_rng a = lab_rng_seeded(5), b = lab_rng_seeded(5), c = lab_rng_seeded(6), h = lab_rng_seeded(7);
+    int differs = 0, hist[8] = {0};
+    for (int i = 0; i < 8000; i++) {
+        const uint64_t x = lab_rng_next(&a);
+        cr_assert_eq(x, lab_rng_next(&b), "same seed, same stream");
+        differs |= x != lab_rng_next(&c);
+        hist[lab_rng_below(&h, 8)]++;
+    }
+    cr_assert(differs, "different seeds give different streams");
+    for (int v = 0; v < 8; v++)
+        cr_assert(hist[v] > 800 && hist[v] < 1200, "lab_rng_below(8) bucket %d has %d of 8000", v, hist[v]);
+}
+
+Test(merge_inputs, sorted_never_all_zero_for_every_distribution)
+{
+    static const int sizes[][2] = {{0, 0}, {1, 0}, {0, 1}, {7, 5}, {1000, 3}, {4096, 4095}};
+    for (int tagged = 0; tagged < 2; tagged++)
+        for (int d = 0; merge_dists[d] != NULL; d++)
+            for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+                const int m = sizes[z][0], n = sizes[z][1];
+                int *A = lab_xmalloc(sizeof(int) * (size_t)(m + 1)), *B = lab_xmalloc(sizeof(int) * (size_t)(n + 1));
+                lab_rng rng = lab_rng_seeded(lab_test_seeds[z % LAB_TEST_NSEEDS]);
+                cr_assert_eq(merge_make_inputs(merge_dists[d], &rng, A, m, B, n, tagged), 0);
+                for (int pass = 0; pass < 2; pass++) {
+                    const int *X = pass ? B : A, len = pass ? n : m;
+                    for (int i = 0; i < len; i++) {
+                        const int key = tagged ? X[i] >> 8 : X[i];
+                        cr_assert(key >= 1, "%s: key %d at %d is not positive (tagged=%d)", merge_dists[d], key, i, tagged);
+                        if (i > 0)
+                            cr_assert((tagged ? X[i - 1] >> 8 : X[i - 1]) <= key, "%s: not sorted at %d (tagged=%d)",
+                                      merge_dists[d], i, tagged);
+                    }
+                }
+                if (strcmp(merge_dists[d], "a-below") == 0 && m > 0 && n > 0)
+                    cr_assert(A[m - 1] < B[0], "a-below: A must lie entirely below B");
+                if (strcmp(merge_dists[d], "a-above") == 0 && m > 0 && n > 0)
+                    cr_assert(B[n - 1] < A[0], "a-above: A must lie entirely above B");
+                free(A), free(B);
+            }
+    int A[4], B[4];
+    lab_rng rng = lab_rng_seeded(1);
+    cr_assert_eq(merge_make_inputs("nonsense", &rng, A, 4, B, 4, 0), -1, "unknown distributions are refused");
+}
+
+Test(merge_inputs, tagged_keys_stay_positive_at_2_pow_24)
+{
+    const int m = 1 << 23, n = 1 << 23;
+    int *A = lab_xmalloc(sizeof(int) * (size_t)m), *B = lab_xmalloc(sizeof(int) * (size_t)n);
+    for (int d = 0; merge_dists[d] != NULL; d++) {
+        lab_rng rng = lab_rng_seeded(lab_test_seeds[0]);
+        merge_make_inputs(merge_dists[d], &rng, A, m, B, n, 1);
+        cr_assert(A[m - 1] > 0 && B[n - 1] > 0, "%s: tagged keys overflowed at 2^24", merge_dists[d]);
+    }
+    free(A), free(B);
+}
+
+Test(report, compare_finds_first_mismatch)
+{
+    int32_t got[6] = {1, 2, 3, 9, 5, 8}, want[6] = {1, 2, 3, 4, 5, 6};
+    const lab_mismatch mm = lab_compare_i32(got, want, 6, "C", 0);
+    cr_assert_eq(mm.count, 2);
+    cr_assert_eq(mm.first, 3);
+    const lab_mismatch none = lab_compare_i32(want, want, 6, "C", 0);
+    cr_assert_eq(none.count, 0);
+    cr_assert_eq(none.first, -1);
+}

@@ -1,0 +1,27 @@
+/* lab_test.h - what every Criterion suite of the lab shares: GPU tests skip
+ * with a one-line reason when there is no GPU, have a timeout, and use
+ * fixed, printed seeds. */
+#ifndef LAB_TEST_H
+#define LAB_TEST_H
+
+#include <criterion/criterion.h>
+
+#include "devmem.h"
+#include "lab.h"
+#include "report.h"
+#include "rng.h"
+
+/* Seconds a GPU test may run before Criterion kills it. */
+#define LAB_GPU_TIMEOUT 300.0
+
+/* A test that needs the GPU: skipped with the reason when none is visible. */
+#define GPU_TEST(suite, name, ...) Test(suite, name, .timeout = LAB_GPU_TIMEOUT, .init = lab_test_need_gpu, ##__VA_ARGS__)
+
+/* Criterion .init hook: skips the test (in its own process) without a GPU. */
+void lab_test_need_gpu(void);
+
+/* The fixed seeds every randomized test runs with; each message prints its seed. */
+#define LAB_TEST_NSEEDS 3
+extern const uint64_t lab_test_seeds[LAB_TEST_NSEEDS];
+
+#endif
