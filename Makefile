@@ -62,6 +62,8 @@ COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o)
 INC_ch12-merge := -Isolutions/ch12-merge/step1-co-rank
 # The tests build each step a second time with these (merge.h: MERGE_KEY).
 TESTDEFS_ch12-merge := -DLAB_TAGGED_KEYS
+# Per chapter: INC_<ch> (include paths), TESTDEFS_<ch> (defines for the test
+# build), OBJ_<ch> (objects from common/*.cu linked into the chapter's steps).
 
 # Wrong variants (tests/mutants.sh) are built from copies under build/mutsrc/.
 MUTANT_STEPS ?=
@@ -77,8 +79,8 @@ define STEP_RULES
 $(1)_CH := $(call chapter_of,$(1))
 $(1)_K := $(call kernel_of,$(1))
 $(1)_INC := -I$(1) $$(INC_$$($(1)_CH))
-$(1)_OBJ := build/$(1)/$$($(1)_K).o build/$(1)/step_name.o
-$(1)_TOBJ := build/$(1)/$$($(1)_K).test.o build/$(1)/step_name.o
+$(1)_OBJ := build/$(1)/$$($(1)_K).o build/$(1)/step_name.o $$(OBJ_$$($(1)_CH))
+$(1)_TOBJ := build/$(1)/$$($(1)_K).test.o build/$(1)/step_name.o $$(OBJ_$$($(1)_CH))
 
 build/$(1)/$$($(1)_K).o: $(1)/$$($(1)_K).cu | build/$(1)/
 	$$(NVCC) $$(NVFLAGS) $$($(1)_INC) -c $$< -o $$@
@@ -115,6 +117,9 @@ build/%/:
 
 build/common/%.o: common/%.c | build/common/
 	$(CC) $(CFLAGS) -c $< -o $@
+
+build/common/%.o: common/%.cu | build/common/
+	$(NVCC) $(NVFLAGS) -c $< -o $@
 
 build/tests/%.o: tests/%.c $(CRIT_STAMP) | build/tests/
 	$(CC) $(CFLAGS) $(CRIT_CFLAGS) -c $< -o $@

@@ -10,6 +10,8 @@ lab_opts lab_opts_defaults(void)
     lab_opts o;
     memset(&o, 0, sizeof o);
     o.size = (int64_t)1 << 24;
+    o.sizes[0] = o.size;
+    o.nsizes = 1;
     o.m = -1;
     o.seed = 2024;
     o.dist = "uniform";
@@ -59,13 +61,44 @@ int64_t lab_parse_size(const char *s)
     return (int64_t)base * scale;
 }
 
+int lab_parse_sizes(const char *s, int64_t *sizes, int max)
+{
+    char buf[512];
+    if (strlen(s) >= sizeof buf)
+        return -1;
+    strcpy(buf, s);
+    char *colon = strchr(buf, ':');
+    if (colon != NULL) { /* a:b -> a, 2a, 4a, ... <= b */
+        *colon = '\0';
+        const int64_t lo = lab_parse_size(buf), hi = lab_parse_size(colon + 1);
+        if (lo <= 0 || hi < lo)
+            return -1;
+        int n = 0;
+        for (int64_t v = lo; v <= hi; v *= 2) {
+            if (n == max)
+                return -1;
+            sizes[n++] = v;
+        }
+        return n;
+    }
+    int n = 0;
+    for (char *tok = strtok(buf, ","); tok != NULL; tok = strtok(NULL, ",")) {
+        const int64_t v = lab_parse_size(tok);
+        if (v < 0 || n == max)
+            return -1;
+        sizes[n++] = v;
+    }
+    return n > 0 ? n : -1;
+}
+
 static void usage(const char *step, const char *extra)
 {
     printf("usage: ./run [options]    (step: %s)\n"
            "Runs the step on a fresh random input, checks every output element against the\n"
            "CPU reference, prints PASS/FAIL, the median kernel time and the effective\n"
            "bandwidth. Exit status: 0 PASS, 1 FAIL, 2 bad usage, 3 no GPU, 4 CUDA error.\n\n"
-           "  -n, --size N     total elements (2^24, 16M, 3k and plain numbers work)\n"
+           "  -n, --size N     total elements (2^24, 16M, 3k and plain numbers work); a list\n"
+           "                   1000,2^20 or a sweep 2^10:2^28 (powers of two) runs each in turn\n"
            "  --seed S         random seed (printed with every result)\n"
            "  --dist D         input distribution (see below)\n"
            "  --block B        threads per block\n"
@@ -120,7 +153,10 @@ void lab_parse_opts(int argc, char **argv, lab_opts *o, const char *step, const 
             usage(step, extra_help);
             exit(LAB_EXIT_PASS);
         } else if (TAKES("-n") || TAKES("--size")) {
-            o->size = need_size(step, opt, arg);
+            o->nsizes = lab_parse_sizes(arg, o->sizes, LAB_MAX_SIZES);
+            if (o->nsizes < 1)
+                bad(step, "bad size list for", opt);
+            o->size = o->sizes[0];
         } else if (TAKES("--m")) {
             o->m = need_size(step, opt, arg);
         } else if (TAKES("--seed")) {

@@ -7,8 +7,12 @@
 
 LAB_BEGIN_C
 
+#define LAB_MAX_SIZES 64
+
 typedef struct {
-    int64_t size;     /* -n/--size: total elements (accepts 2^24, 16M, 1000) */
+    int64_t size;     /* -n/--size: total elements (accepts 2^24, 16M, 1000); the first of sizes */
+    int64_t sizes[LAB_MAX_SIZES]; /* -n 2^10:2^28 (every power of two between) or -n 1000,4096 */
+    int nsizes;
     int64_t m;        /* --m: merge, elements of A (-1: half of size) */
     uint64_t seed;    /* --seed */
     const char *dist; /* --dist: input distribution */
@@ -37,6 +41,10 @@ void lab_parse_opts(int argc, char **argv, lab_opts *o, const char *step, const 
 
 /* "2^24", "16M", "1000", "3k" -> value; -1 on a malformed number. */
 int64_t lab_parse_size(const char *s);
+
+/* "2^10:2^28" (powers of two), "1000,4096,2^20" or one size -> sizes[];
+ * returns how many, or -1 when malformed or more than max. */
+int lab_parse_sizes(const char *s, int64_t *sizes, int max);
 
 LAB_END_C
 

@@ -21,14 +21,33 @@ static lab_timing summarize(double *ms, int n)
     return t;
 }
 
+/* A buffer twice the L2 size, written before each timed run (outside the
+ * events) so no run finds its inputs left in L2 by the previous one. */
+typedef struct {
+    void *buf;
+    size_t bytes;
+} l2_flusher;
+
+static l2_flusher l2_flusher_make(void)
+{
+    int dev = 0, l2 = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    l2_flusher f = {NULL, 2 * (size_t)(l2 > 0 ? l2 : (8 << 20))};
+    CUDA_CHECK(cudaMalloc(&f.buf, f.bytes));
+    return f;
+}
+
 /* Times reps runs into ms[first..first+reps). */
 static void time_batch(lab_work_fn fn, void *ctx, double *ms, int first, int reps)
 {
     cudaEvent_t start, stop;
+    l2_flusher flush = l2_flusher_make();
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     for (int r = 0; r < reps; r++) {
         float elapsed = 0.0f;
+        CUDA_CHECK(cudaMemsetAsync(flush.buf, r & 0xff, flush.bytes, 0));
         CUDA_CHECK(cudaEventRecord(start, 0));
         fn(ctx);
         CUDA_CHECK(cudaEventRecord(stop, 0));
@@ -38,6 +57,7 @@ static void time_batch(lab_work_fn fn, void *ctx, double *ms, int first, int rep
     }
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaFree(flush.buf));
 }
 
 static void warm_up(lab_work_fn fn, void *ctx)

@@ -17,7 +17,8 @@ typedef struct {
     int reps;
 } lab_timing;
 
-/* Runs fn twice to warm up, then reps times, each between two events. */
+/* Runs fn twice to warm up, then reps times, each between two events; L2 is
+ * flushed before each timed run so small inputs are not flattered by cache. */
 lab_timing lab_time_device(lab_work_fn fn, void *ctx, int reps);
 
 /* As lab_time_device, but keeps adding batches of reps until the median moves

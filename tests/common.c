@@ -86,3 +86,16 @@ Test(report, compare_finds_first_mismatch)
     cr_assert_eq(none.count, 0);
     cr_assert_eq(none.first, -1);
 }
+
+Test(options, parses_size_lists_and_sweeps)
+{
+    int64_t s[LAB_MAX_SIZES];
+    cr_assert_eq(lab_parse_sizes("2^10:2^13", s, LAB_MAX_SIZES), 4);
+    cr_assert(s[0] == 1024 && s[3] == 8192);
+    cr_assert_eq(lab_parse_sizes("1000,2^20,5", s, LAB_MAX_SIZES), 3);
+    cr_assert(s[0] == 1000 && s[1] == 1 << 20 && s[2] == 5);
+    cr_assert_eq(lab_parse_sizes("7", s, LAB_MAX_SIZES), 1);
+    cr_assert_eq(lab_parse_sizes("2^13:2^10", s, LAB_MAX_SIZES), -1, "a sweep must rise");
+    cr_assert_eq(lab_parse_sizes("1,x", s, LAB_MAX_SIZES), -1);
+    cr_assert_eq(lab_parse_sizes("1:2^40", s, 8), -1, "more sizes than fit");
+}

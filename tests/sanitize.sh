@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# sanitize.sh STEP...: compute-sanitizer (memcheck, racecheck, synccheck,
+# initcheck) over each step's ./run on a small input. tests/sanitize.conf
+# may give a step its own arguments, extra runs (printed variants), and mark
+# the runs documented as unsafe, which may report.
+#   args  <step> <./run arguments>
+#   extra <step> <./run arguments>      also sanitize this run; allowed to report
+#   allow <step>                        every run of the step may report
+set -uo pipefail
+conf=tests/sanitize.conf
+tools=${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}
+command -v compute-sanitizer >/dev/null || { echo "sanitize: compute-sanitizer is not on PATH (it ships with the CUDA Toolkit)"; exit 2; }
+bad=0
+lookup() { awk -v k="$1" -v s="$2" '$1 == k && $2 == s { $1 = ""; $2 = ""; sub(/^ +/, ""); print }' "$conf" 2>/dev/null; }
+for step in "$@"; do
+    args=$(lookup args "$step" | head -n1); args=${args:--n 2^16 --reps 1}
+    allowed=$(grep -c "^allow $step\$" "$conf" 2>/dev/null)
+    runs=("$args")
+    while IFS= read -r extra; do [ -n "$extra" ] && runs+=("$extra"); done < <(lookup extra "$step")
+    for r in "${!runs[@]}"; do
+        run_args=${runs[$r]}
+        for tool in $tools; do
+            log=build/$step/sanitize-$tool-$r.log
+            compute-sanitizer --tool "$tool" --error-exitcode 99 "build/$step/run" $run_args -q >"$log" 2>&1
+            rc=$?
+            summary=$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | sed 's/^========= //')
+            if [ "$rc" = 0 ]; then
+                printf 'clean    %-44s %-10s %s\n' "$step" "$tool" "$run_args"
+            elif [ "$r" -gt 0 ] || [ "${allowed:-0}" != 0 ]; then
+                printf 'reports  %-44s %-10s %s: %s (documented as unsafe; allowed)\n' "$step" "$tool" "$run_args" "${summary:-exit $rc}"
+            else
+                printf '!! FAIL  %-44s %-10s %s: %s (see %s)\n' "$step" "$tool" "$run_args" "${summary:-exit $rc}" "$log"; bad=1
+            fi
+        done
+    done
+done
+exit $bad
