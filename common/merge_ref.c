@@ -72,3 +72,27 @@ int merge_default_grid(int64_t total, const merge_params *p)
     const int64_t grid = (total + per_block - 1) / per_block;
     return grid > 0 ? (int)grid : 1;
 }
+
+const char *merge_check_params(const merge_params *p, int64_t total, int *grid)
+{
+    if (p->block < 1 || p->block > 1024)
+        return "block must be 1 to 1024 threads";
+    if (p->coarsen < 1 || p->grid < 0)
+        return "coarsen must be at least 1 and grid not negative";
+    if (total > MERGE_MAX_TOTAL)
+        return "m + n must stay below 2^31 (int indices, as in the book)";
+    *grid = p->grid > 0 ? p->grid : merge_default_grid(total, p);
+    return NULL;
+}
+
+const char *merge_fit_shared(const void *kernel, size_t shared)
+{
+    int dev = 0, max_shared = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    if (shared > (size_t)max_shared)
+        return "tile too large for the block's shared memory";
+    if (shared > 48 * 1024) /* above 48 KB a kernel must opt in */
+        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+    return NULL;
+}
