@@ -3,6 +3,8 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .SUFFIXES:
 .DELETE_ON_ERROR:
+# keep intermediate objects and the build/ folders make creates on the way
+.SECONDARY:
 
 # ---- toolchain ------------------------------------------------------------
 NVCC ?= nvcc
@@ -62,6 +64,11 @@ COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o)
 INC_ch12-merge := -Isolutions/ch12-merge/step1-co-rank
 # The tests build each step a second time with these (merge.h: MERGE_KEY).
 TESTDEFS_ch12-merge := -DLAB_TAGGED_KEYS
+# Chapter 13: step 5's merge passes include chapter 12's co_rank.h (shared, not
+# copied); every step links the lab's device scan (common/scan.cu).
+INC_ch13-sort := -Isolutions/ch12-merge/step1-co-rank
+TESTDEFS_ch13-sort :=
+OBJ_ch13-sort := build/common/scan.o
 # Per chapter: INC_<ch> (include paths), TESTDEFS_<ch> (defines for the test
 # build), OBJ_<ch> (objects from common/*.cu linked into the chapter's steps).
 

@@ -69,12 +69,7 @@ static void warm_up(lab_work_fn fn, void *ctx)
 
 lab_timing lab_time_device(lab_work_fn fn, void *ctx, int reps)
 {
-    double *ms = (double *)lab_xmalloc(sizeof(double) * (size_t)reps);
-    warm_up(fn, ctx);
-    time_batch(fn, ctx, ms, 0, reps);
-    const lab_timing t = summarize(ms, reps);
-    free(ms);
-    return t;
+    return lab_time_device_stable(fn, ctx, reps, 1000.0);
 }
 
 lab_timing lab_time_device_stable(lab_work_fn fn, void *ctx, int reps, double budget_ms)

@@ -17,12 +17,13 @@ typedef struct {
     int reps;
 } lab_timing;
 
-/* Runs fn twice to warm up, then reps times, each between two events; L2 is
- * flushed before each timed run so small inputs are not flattered by cache. */
+/* Runs fn twice to warm up, then batches of reps runs, each run between two
+ * events, until the median moves by less than 1% between batches or about a
+ * second of device time is spent. L2 is flushed before each timed run so small
+ * inputs are not flattered by the cache. */
 lab_timing lab_time_device(lab_work_fn fn, void *ctx, int reps);
 
-/* As lab_time_device, but keeps adding batches of reps until the median moves
- * by less than 1% between batches or budget_ms of device time is spent. */
+/* The same with its own budget of device time in milliseconds. */
 lab_timing lab_time_device_stable(lab_work_fn fn, void *ctx, int reps, double budget_ms);
 
 LAB_END_C

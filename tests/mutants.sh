@@ -9,25 +9,31 @@
 # catch are reported as not provable here.
 set -uo pipefail
 bad=0 caught=0 unprovable=0
+mkdir -p build/mutsrc
+mdirs=() names=() whys=()
 for sed_file in "$@"; do
     name=$(basename "$sed_file" .sed)
     step=$(sed -n 's/^# step: *//p' "$sed_file" | head -n1)
     file=$(sed -n 's/^# file: *//p' "$sed_file" | head -n1)
-    why=$(sed -n 's/^# why: *//p' "$sed_file" | head -n1)
     if [ ! -f "$step/$file" ]; then echo "!! $name: $step/$file does not exist"; bad=1; continue; fi
     mdir=build/mutsrc/$name/${step#solutions/}
     rm -rf "$mdir"; mkdir -p "$mdir"; cp "$step"/*.cu "$step"/*.h "$mdir"/ 2>/dev/null
     sed -i -f "$sed_file" "$mdir/$file"
     if cmp -s "$step/$file" "$mdir/$file"; then echo "!! $name: the sed script changed nothing in $step/$file"; bad=1; continue; fi
-    if ! make --no-print-directory -s MUTANT_STEPS="$mdir" "build/$mdir/test" >"build/mutsrc/$name.log" 2>&1; then
-        echo "!! $name: the wrong variant does not build (build/mutsrc/$name.log)"; bad=1; continue
-    fi
-    out=$("build/$mdir/test" --jobs "${LAB_TEST_JOBS:-4}" --tap="build/mutsrc/$name.tap" 2>&1)
+    mdirs+=("$mdir"); names+=("$name"); whys+=("$(sed -n 's/^# why: *//p' "$sed_file" | head -n1)")
+done
+# build every wrong variant in one parallel make
+make --no-print-directory -s -k -j"$(nproc)" MUTANT_STEPS="${mdirs[*]}" $(printf "build/%s/test " "${mdirs[@]}") >build/mutsrc/build.log 2>&1
+for k in "${!mdirs[@]}"; do
+    name=${names[$k]} why=${whys[$k]} bin=build/${mdirs[$k]}/test
+    if [ ! -x "$bin" ]; then echo "!! $name: the wrong variant does not build (build/mutsrc/build.log)"; bad=1; continue; fi
+    # one failure is enough: stop at the first
+    out=$("$bin" --fail-fast --jobs "${LAB_TEST_JOBS:-4}" --tap="build/mutsrc/$name.tap" 2>&1)
     failing=$(sed -n 's/.*Synthesis:.*Failing: \([0-9]*\).*Crashing: \([0-9]*\).*/\1 \2/p' <<<"$out" | awk '{print $1 + $2}')
     skipped=$(grep -c '# SKIP' "build/mutsrc/$name.tap" 2>/dev/null)
-    if [ "${failing:-0}" -gt 0 ]; then
+    if [ "${failing:-0}" -gt 0 ] || grep -q '^not ok' "build/mutsrc/$name.tap" 2>/dev/null; then
         first=$(grep -m1 '^\[FAIL\]' <<<"$out" | sed 's/^\[FAIL\] //; s/: (.*//')
-        echo "caught     $name ($why): $failing failing, first $first"; caught=$((caught + 1))
+        echo "caught     $name ($why): first failing test ${first:-?}"; caught=$((caught + 1))
     elif [ "${skipped:-0}" -gt 0 ]; then
         echo "unprovable $name ($why): its tests need a GPU and skipped"; unprovable=$((unprovable + 1))
     else

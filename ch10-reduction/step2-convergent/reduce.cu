@@ -1,0 +1,35 @@
+/* Exercise made from solutions/ch10-reduction/step2-convergent/reduce.cu by `make exercises`: fill in each TODO. `make diff STEP=ch10-reduction/step2-convergent` compares. */
+/* reduce.cu - ch10 step 2: the convergent kernel (Fig 10.9). The owners are
+ * the first threads, the stride halves from blockDim.x: active threads stay
+ * contiguous, so whole warps drop out instead of diverging. */
+#include "reduce.h"
+
+/* Fig 10.9: thread t owns input[t] (Fig 10.8); in the iteration with stride s
+ * the first s threads add the partial sum s elements to their right into
+ * their own. counters: NULL, or ./run --analyze's. */
+__global__ void ConvergentSumReductionKernel(float *input, float *output, reduce_counters *counters)
+{
+    /* TODO(1): Fig 10.9 lines 02-08: i = threadIdx.x; for stride = blockDim.x, halving while stride >= 1: if threadIdx.x < stride, input[i] += input[i + stride] and call reduce_analyze(counters, stride, &input[i], &input[i + stride], &input[i]) for --analyze; __syncthreads() at the end of every iteration */
+    if (threadIdx.x == 0) {
+        *output = input[0];
+        reduce_analyze_output(counters, &input[0]);
+    }
+}
+
+const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_params *p)
+{
+    const char *why = reduce_single_block_check(n, p);
+    if (why != NULL)
+        return why;
+    p->block = (int)(n / 2); /* section 10.3: one block of N/2 threads */
+    p->grid = 1;
+    p->per_thread = 1;
+    ConvergentSumReductionKernel<<<1, p->block>>>((float *)input_d, (float *)output_d, p->counters);
+    CUDA_CHECK_LAUNCH();
+    return NULL;
+}
+
+/* Added by `make exercises`: ./run and the tests print this while the TODOs are undone. */
+extern "C" const char *const lab_step_todos =
+    "\n  Exercise: TODOs left in ch10-reduction/step2-convergent (`make diff STEP=ch10-reduction/step2-convergent` shows the solution):\n"
+    "    ch10-reduction/step2-convergent/reduce.cu:12: TODO(1) Fig 10.9 lines 02-08: i = threadIdx.x; for stride = blockDim.x, halving while stride >= 1: if threadIdx.x < stride, input[i] += input[i + stride] and call reduce_analyze(counters, stride, &input[i], &input[i + stride], &input[i]) for --analyze; __syncthreads() at the end of every iteration\n";

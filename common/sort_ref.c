@@ -1,0 +1,143 @@
+/* sort_ref.c - chapter 13's CPU reference (a stable LSD radix sort), the input
+ * distributions and the key-type helpers. */
+#include "sort.h"
+
+#include <string.h>
+
+void sort_ref(unsigned int *keys, unsigned int *values, int64_t n)
+{
+    if (n < 2)
+        return;
+    unsigned int *tk = (unsigned int *)lab_xmalloc(sizeof(unsigned int) * (size_t)n);
+    unsigned int *tv = values != NULL ? (unsigned int *)lab_xmalloc(sizeof(unsigned int) * (size_t)n) : NULL;
+    unsigned int *sk = keys, *sv = values, *dk = tk, *dv = tv;
+    for (int shift = 0; shift < 32; shift += 8) {
+        int64_t start[257] = {0};
+        for (int64_t i = 0; i < n; i++)
+            start[((sk[i] >> shift) & 0xff) + 1]++;
+        if (start[((sk[0] >> shift) & 0xff) + 1] == n)
+            continue; /* every key has this digit: the pass would copy */
+        for (int d = 0; d < 256; d++)
+            start[d + 1] += start[d];
+        for (int64_t i = 0; i < n; i++) { /* in input order: stable */
+            const int64_t at = start[(sk[i] >> shift) & 0xff]++;
+            dk[at] = sk[i];
+            if (sv != NULL)
+                dv[at] = sv[i];
+        }
+        unsigned int *t = sk; sk = dk; dk = t;
+        t = sv; sv = dv; dv = t;
+    }
+    if (sk != keys) {
+        memcpy(keys, sk, sizeof(unsigned int) * (size_t)n);
+        if (values != NULL)
+            memcpy(values, sv, sizeof(unsigned int) * (size_t)n);
+    }
+    free(tk);
+    free(tv);
+}
+
+const char *const sort_dists[] = {"uniform", "sorted", "reverse", "few", "equal", "high", NULL};
+
+int sort_type_of(const char *name)
+{
+    if (strcmp(name, "uint") == 0 || strcmp(name, "unsigned") == 0)
+        return SORT_UINT;
+    if (strcmp(name, "int") == 0)
+        return SORT_INT;
+    if (strcmp(name, "float") == 0)
+        return SORT_FLOAT;
+    return -1;
+}
+
+const char *sort_type_name(sort_type type)
+{
+    return type == SORT_INT ? "int" : type == SORT_FLOAT ? "float" : "uint";
+}
+
+static unsigned int rand32(lab_rng *rng)
+{
+    return (unsigned int)(lab_rng_next(rng) >> 32);
+}
+
+int sort_make_keys(const char *dist, lab_rng *rng, unsigned int *keys, int64_t n, sort_type type)
+{
+    /* first in key order (what the sort sees), then decoded to the type's bits */
+    if (strcmp(dist, "uniform") == 0 || strcmp(dist, "sorted") == 0 || strcmp(dist, "reverse") == 0) {
+        for (int64_t i = 0; i < n; i++)
+            keys[i] = rand32(rng);
+        if (dist[0] != 'u')
+            sort_ref(keys, NULL, n);
+        if (dist[0] == 'r')
+            for (int64_t i = 0, j = n - 1; i < j; i++, j--) {
+                const unsigned int t = keys[i];
+                keys[i] = keys[j], keys[j] = t;
+            }
+    } else if (strcmp(dist, "few") == 0) {
+        unsigned int few[8];
+        for (int d = 0; d < 8; d++)
+            few[d] = rand32(rng);
+        for (int64_t i = 0; i < n; i++)
+            keys[i] = few[lab_rng_below(rng, 8)];
+    } else if (strcmp(dist, "equal") == 0) {
+        const unsigned int k = rand32(rng);
+        for (int64_t i = 0; i < n; i++)
+            keys[i] = k;
+    } else if (strcmp(dist, "high") == 0) {
+        /* only the top 8 bits vary: the low radix iterations see nothing but zeros */
+        for (int64_t i = 0; i < n; i++)
+            keys[i] = (1u + lab_rng_below(rng, 255)) << 24;
+    } else {
+        return -1;
+    }
+    if (type == SORT_FLOAT) {
+        /* squeeze into the keys of -inf .. +inf (monotone, so order and ties survive): never NaN */
+        const unsigned int lo = sort_key_encode(0xff800000u, SORT_FLOAT), hi = sort_key_encode(0x7f800000u, SORT_FLOAT);
+        for (int64_t i = 0; i < n; i++)
+            keys[i] = lo + (unsigned int)(((uint64_t)keys[i] * ((uint64_t)hi - lo + 1)) >> 32);
+    }
+    sort_decode_keys(keys, n, type);
+    int64_t nonzero = 0;
+    for (int64_t i = 0; i < n && nonzero == 0; i++)
+        nonzero += keys[i] != 0;
+    if (n > 0 && nonzero == 0) /* all zero would look like an untouched output: all ones instead (still sorted) */
+        for (int64_t i = 0; i < n; i++)
+            keys[i] = 1;
+    return 0;
+}
+
+void sort_encode_keys(unsigned int *keys, int64_t n, sort_type type)
+{
+    for (int64_t i = 0; i < n; i++)
+        keys[i] = sort_key_encode(keys[i], type);
+}
+
+void sort_decode_keys(unsigned int *keys, int64_t n, sort_type type)
+{
+    for (int64_t i = 0; i < n; i++)
+        keys[i] = sort_key_decode(keys[i], type);
+}
+
+static int less_than(unsigned int a, unsigned int b, sort_type type)
+{
+    if (type == SORT_INT)
+        return (int32_t)a < (int32_t)b;
+    if (type == SORT_FLOAT) {
+        float x, y;
+        memcpy(&x, &a, sizeof x);
+        memcpy(&y, &b, sizeof y);
+        return x < y;
+    }
+    return a < b;
+}
+
+int sort_is_ordered(const unsigned int *keys, int64_t n, sort_type type, int64_t *where)
+{
+    for (int64_t i = 1; i < n; i++)
+        if (less_than(keys[i], keys[i - 1], type)) {
+            if (where != NULL)
+                *where = i;
+            return 0;
+        }
+    return 1;
+}
