@@ -46,19 +46,19 @@ static inline __host__ __device__ reduce_t reduce_float_bits(float f)
 #endif
 }
 
-/* The operator (Fig 10.2), once for ints and floats alike. */
-#define REDUCE_APPLY(op, a, b) \
-    ((op) == REDUCE_SUM ? (a) + (b) : (op) == REDUCE_MAX ? ((a) > (b) ? (a) : (b)) : ((a) < (b) ? (a) : (b)))
-
-/* a op b for the kind. Int sums wrap modulo 2^32 (as the GPU's add does; in
- * unsigned arithmetic so that C defines it too): still associative. */
+/* The operator (Fig 10.2), once for every step and the CPU reference: a op b
+ * for the kind. Int sums wrap modulo 2^32 (as the GPU's add does; in unsigned
+ * arithmetic so that C defines it too): still associative. Written with
+ * selects (fmaxf, not a branch) so that the GPU runs it without branching. */
 static inline __host__ __device__ reduce_t reduce_combine(reduce_kind k, reduce_t a, reduce_t b)
 {
-    if (k.type == REDUCE_FLOAT)
-        return reduce_float_bits(REDUCE_APPLY(k.op, reduce_as_float(a), reduce_as_float(b)));
+    if (k.type == REDUCE_FLOAT) {
+        const float x = reduce_as_float(a), y = reduce_as_float(b);
+        return reduce_float_bits(k.op == REDUCE_SUM ? x + y : k.op == REDUCE_MAX ? fmaxf(x, y) : fminf(x, y));
+    }
     if (k.op == REDUCE_SUM)
         return (reduce_t)((uint32_t)a + (uint32_t)b);
-    return REDUCE_APPLY(k.op, a, b);
+    return k.op == REDUCE_MAX ? (a > b ? a : b) : (a < b ? a : b);
 }
 
 /* The operator's identity (section 10.1): 0 for a sum, -inf (the lowest int)

@@ -13,7 +13,7 @@ __global__ void CoarsenedReductionKernel(const reduce_t *input, reduce_t *output
     unsigned int t = threadIdx.x;
     int64_t segment = (int64_t)COARSE_FACTOR * 2 * blockDim.x * blockIdx.x; /* line 03: COARSE_FACTOR x longer */
     int64_t i = segment + t;
-    /* TODO(1): Fig 10.15 lines 06-09: sum = input[i] (the identity when i >= N); for tile = 1 .. COARSE_FACTOR*2 - 1, combine in input[i + tile*blockDim.x] when that index is < N (reduce_combine); then input_s[t] = sum */
+    /* TODO(1): Fig 10.15 lines 06-09: sum = input[i] (the identity when i >= N); for tile = 1 .. COARSE_FACTOR*2 - 1, sum = reduce_combine(kind, sum, input[i + tile*blockDim.x]), the identity past N; then input_s[t] = sum */
     input_s[t] = reduce_identity(kind);
     for (unsigned int stride = blockDim.x / 2; stride >= 1; stride /= 2) {
         __syncthreads();
@@ -45,4 +45,4 @@ const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_param
 /* Added by `make exercises`: ./run and the tests print this while the TODOs are undone. */
 extern "C" const char *const lab_step_todos =
     "\n  Exercise: TODOs left in ch10-reduction/step5-coarsened (`make diff STEP=ch10-reduction/step5-coarsened` shows the solution):\n"
-    "    ch10-reduction/step5-coarsened/reduce.cu:16: TODO(1) Fig 10.15 lines 06-09: sum = input[i] (the identity when i >= N); for tile = 1 .. COARSE_FACTOR*2 - 1, combine in input[i + tile*blockDim.x] when that index is < N (reduce_combine); then input_s[t] = sum\n";
+    "    ch10-reduction/step5-coarsened/reduce.cu:16: TODO(1) Fig 10.15 lines 06-09: sum = input[i] (the identity when i >= N); for tile = 1 .. COARSE_FACTOR*2 - 1, sum = reduce_combine(kind, sum, input[i + tile*blockDim.x]), the identity past N; then input_s[t] = sum\n";

@@ -12,12 +12,11 @@ __global__ void CoarsenedReductionKernel(const reduce_t *input, reduce_t *output
     unsigned int t = threadIdx.x;
     int64_t segment = (int64_t)COARSE_FACTOR * 2 * blockDim.x * blockIdx.x; /* line 03: COARSE_FACTOR x longer */
     int64_t i = segment + t;
-    /* exercise: Fig 10.15 lines 06-09: sum = input[i] (the identity when i >= N); for tile = 1 .. COARSE_FACTOR*2 - 1, combine in input[i + tile*blockDim.x] when that index is < N (reduce_combine); then input_s[t] = sum */
+    /* exercise: Fig 10.15 lines 06-09: sum = input[i] (the identity when i >= N); for tile = 1 .. COARSE_FACTOR*2 - 1, sum = reduce_combine(kind, sum, input[i + tile*blockDim.x]), the identity past N; then input_s[t] = sum */
     reduce_t sum = i < N ? input[i] : reduce_identity(kind); /* line 06; bounds checks: see step 4 */
     for (unsigned int tile = 1; tile < COARSE_FACTOR * 2; ++tile) { /* the coarsening loop: all threads active */
-        if (i + (int64_t)tile * blockDim.x < N) {
-            sum = reduce_combine(kind, sum, input[i + (int64_t)tile * blockDim.x]);
-        }
+        int64_t index = i + (int64_t)tile * blockDim.x; /* blockDim.x apart: each warp's load is coalesced */
+        sum = reduce_combine(kind, sum, index < N ? input[index] : reduce_identity(kind));
     }
     input_s[t] = sum; /* line 10 */
     /* exercise stub: input_s[t] = reduce_identity(kind); */
