@@ -207,8 +207,8 @@ exercise-fails: $(EX_TESTS)
 sanitize: $(SOL_RUNS)
 	@bash tests/sanitize.sh $(SOL_STEPS)
 
-bench plots:
-	@$(MAKE) --no-print-directory -f tests/bench/bench.mk $@
+# bench, plots (and bench-build): their rules and the baselines' build are in tests/bench/bench.mk
+include tests/bench/bench.mk
 
 clean:
 	rm -rf build run $(wildcard ch*/step*/run solutions/ch*/step*/run)

@@ -42,6 +42,7 @@ __global__ void sumCommSingleBlockWithWarps(const reduce_t *a, reduce_t *out, in
 {
     int idx = threadIdx.x;
     reduce_t sum = reduce_identity(kind);
+#pragma unroll 4 /* several loads in flight per thread, not one at a time */
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + idx; i < arraySize; i += (int64_t)blockDim.x * gridDim.x)
         sum = reduce_combine(kind, sum, a[i]);
     __shared__ reduce_t r[REDUCE_MAX_BLOCK]; /* blockSize in the seed */
@@ -78,4 +79,4 @@ const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_param
 extern "C" const char *const lab_step_todos =
     "\n  Exercise: TODOs left in ch10-reduction/step6-warp-volatile (`make diff STEP=ch10-reduction/step6-warp-volatile` shows the solution):\n"
     "    ch10-reduction/step6-warp-volatile/reduce.cu:15: TODO(1) single-warp seed, first version: for offset 16, 8, 4, 2, 1, the lanes idx < offset do shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + offset]) (no barrier: the warp is assumed to run in lock-step); return shArr[0]\n"
-    "    ch10-reduction/step6-warp-volatile/reduce.cu:55: TODO(2) single-warp seed, sumCommSingleBlockWithWarps: in the first warp only (idx < warpSize), r[idx] = warp idx's result r[idx*warpSize] (the identity where idx*warpSize >= blockDim.x); reduce r with the same warp function; thread 0 then reduce_atomic(kind, out, r[0])\n";
+    "    ch10-reduction/step6-warp-volatile/reduce.cu:56: TODO(2) single-warp seed, sumCommSingleBlockWithWarps: in the first warp only (idx < warpSize), r[idx] = warp idx's result r[idx*warpSize] (the identity where idx*warpSize >= blockDim.x); reduce r with the same warp function; thread 0 then reduce_atomic(kind, out, r[0])\n";

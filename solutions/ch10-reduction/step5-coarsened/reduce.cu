@@ -14,6 +14,7 @@ __global__ void CoarsenedReductionKernel(const reduce_t *input, reduce_t *output
     int64_t i = segment + t;
     /* exercise: Fig 10.15 lines 06-09: sum = input[i] (the identity when i >= N); for tile = 1 .. COARSE_FACTOR*2 - 1, sum = reduce_combine(kind, sum, input[i + tile*blockDim.x]), the identity past N; then input_s[t] = sum */
     reduce_t sum = i < N ? input[i] : reduce_identity(kind); /* line 06; bounds checks: see step 4 */
+#pragma unroll 4 /* several loads in flight per thread, not one at a time */
     for (unsigned int tile = 1; tile < COARSE_FACTOR * 2; ++tile) { /* the coarsening loop: all threads active */
         int64_t index = i + (int64_t)tile * blockDim.x; /* blockDim.x apart: each warp's load is coalesced */
         sum = reduce_combine(kind, sum, index < N ? input[index] : reduce_identity(kind));

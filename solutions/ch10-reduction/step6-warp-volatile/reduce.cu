@@ -47,6 +47,7 @@ __global__ void sumCommSingleBlockWithWarps(const reduce_t *a, reduce_t *out, in
 {
     int idx = threadIdx.x;
     reduce_t sum = reduce_identity(kind);
+#pragma unroll 4 /* several loads in flight per thread, not one at a time */
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + idx; i < arraySize; i += (int64_t)blockDim.x * gridDim.x)
         sum = reduce_combine(kind, sum, a[i]);
     __shared__ reduce_t r[REDUCE_MAX_BLOCK]; /* blockSize in the seed */

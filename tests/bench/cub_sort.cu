@@ -1,0 +1,151 @@
+/* cub_sort.cu - chapter 13's baselines for `make bench`: --variant radix runs
+ * cub::DeviceRadixSort::SortKeys (SortPairs with values), --variant merge runs
+ * cub::DeviceMergeSort::SortKeysCopy (SortPairsCopy) with a less-than functor,
+ * on uint or int keys from sort_make_keys (./run's generator), values = input
+ * indices as in sort_driver.c. Both leave the input unchanged, as the lab's
+ * sort_launch does, so every timed run sorts the same unsorted input.
+ * Checked in O(n): keys in order, and keys-only: the same multiset of keys;
+ * pairs: every value a distinct input index whose key landed with it.
+ * Effective bytes, as sort_driver.c counts: keys (and values) read once and
+ * written once: 8 bytes per key, 16 per pair. */
+#include <cub/device/device_merge_sort.cuh>
+#include <cub/device/device_radix_sort.cuh>
+
+#include "bench_tool.h"
+#include "sort.h"
+
+template <typename T>
+struct less_than {
+    __device__ bool operator()(const T &a, const T &b) const { return a < b; }
+};
+
+typedef struct {
+    void *temp;
+    size_t temp_bytes;
+    const unsigned int *keys_in, *values_in; /* values_in NULL: keys only */
+    unsigned int *keys_out, *values_out;
+    int n;
+    int merge; /* 0: radix sort, 1: merge sort */
+    sort_type type;
+} work;
+
+template <typename T>
+static cudaError_t sort_typed(const work *w, void *temp, size_t &bytes)
+{
+    const T *ki = (const T *)w->keys_in;
+    T *ko = (T *)w->keys_out;
+    if (w->merge && w->values_in != NULL)
+        return cub::DeviceMergeSort::SortPairsCopy(temp, bytes, ki, w->values_in, ko, w->values_out, w->n, less_than<T>());
+    if (w->merge)
+        return cub::DeviceMergeSort::SortKeysCopy(temp, bytes, ki, ko, w->n, less_than<T>());
+    if (w->values_in != NULL)
+        return cub::DeviceRadixSort::SortPairs(temp, bytes, ki, ko, w->values_in, w->values_out, w->n);
+    return cub::DeviceRadixSort::SortKeys(temp, bytes, ki, ko, w->n);
+}
+
+/* temp == NULL: only sets bytes (CUB's size query). */
+static cudaError_t sort_cub(const work *w, void *temp, size_t &bytes)
+{
+    return w->type == SORT_INT ? sort_typed<int>(w, temp, bytes) : sort_typed<unsigned int>(w, temp, bytes);
+}
+
+static void launch(void *ctx)
+{
+    const work *w = (const work *)ctx;
+    size_t bytes = w->temp_bytes;
+    CUDA_CHECK(sort_cub(w, w->temp, bytes));
+}
+
+/* NULL when keys_out/values_out are a sorted arrangement of the input; else why not. */
+static const char *check(const unsigned int *keys_in, const unsigned int *keys_out, const unsigned int *values_out,
+                         int64_t n, sort_type type)
+{
+    if (!sort_is_ordered(keys_out, n, type, NULL))
+        return "keys out of order";
+    if (values_out == NULL)
+        return bench_fingerprint_equal(bench_fingerprint_of(keys_in, n), bench_fingerprint_of(keys_out, n))
+                   ? NULL
+                   : "the output keys are not the input keys";
+    unsigned char *seen = (unsigned char *)calloc((size_t)n / 8 + 1, 1);
+    const char *why = NULL;
+    for (int64_t i = 0; i < n && why == NULL; i++) {
+        const unsigned int v = values_out[i];
+        if (v >= (unsigned int)n || (seen[v / 8] >> (v % 8) & 1))
+            why = "a value is not an input index, or appears twice";
+        else if (keys_in[v] != keys_out[i])
+            why = "a value did not move with its key";
+        else
+            seen[v / 8] |= (unsigned char)(1u << (v % 8));
+    }
+    free(seen);
+    return why;
+}
+
+/* ctx: an int, 1 for --keys-only (sort_driver.c's own option) */
+static int run_size(const lab_opts *o, int64_t n, const void *ctx)
+{
+    const int keys_only = *(const int *)ctx;
+    bench_check_size(n);
+    work w;
+    memset(&w, 0, sizeof w);
+    w.n = (int)n;
+    w.merge = strcmp(o->variant, "merge") == 0;
+    const int type = sort_type_of(o->type);
+    if ((!w.merge && strcmp(o->variant, "radix") != 0) || (type != SORT_UINT && type != SORT_INT)) {
+        fprintf(stderr, "cub_sort: --variant radix|merge and --type uint|int (got %s, %s)\n", o->variant, o->type);
+        exit(LAB_EXIT_USAGE);
+    }
+    w.type = (sort_type)type;
+    const size_t bytes = sizeof(unsigned int) * (size_t)n;
+    unsigned int *keys = (unsigned int *)lab_xmalloc(bytes), *got_k = (unsigned int *)lab_xmalloc(bytes);
+    unsigned int *got_v = keys_only ? NULL : (unsigned int *)lab_xmalloc(bytes);
+    lab_rng rng = lab_rng_seeded(o->seed);
+    if (sort_make_keys(o->dist, &rng, keys, n, w.type) != 0) {
+        fprintf(stderr, "cub_sort: unknown --dist %s\n", o->dist);
+        exit(LAB_EXIT_USAGE);
+    }
+    w.keys_in = (const unsigned int *)lab_dev_upload(keys, bytes);
+    w.keys_out = (unsigned int *)lab_dev_poisoned(bytes);
+    if (!keys_only) { /* values: each key's input index (got_v holds them until the sort writes it) */
+        for (int64_t i = 0; i < n; i++)
+            got_v[i] = (unsigned int)i;
+        w.values_in = (const unsigned int *)lab_dev_upload(got_v, bytes);
+        w.values_out = (unsigned int *)lab_dev_poisoned(bytes);
+    }
+    CUDA_CHECK(sort_cub(&w, NULL, w.temp_bytes));
+    w.temp = lab_dev_poisoned(w.temp_bytes);
+    launch(&w);
+    lab_dev_download(got_k, w.keys_out, bytes);
+    if (!keys_only)
+        lab_dev_download(got_v, w.values_out, bytes);
+    const char *why = check(keys, got_k, got_v, n, w.type);
+    const lab_timing t = lab_time_device(launch, &w, o->reps);
+    static const char *const names[2][2] = {{"cub::DeviceRadixSort::SortPairs", "cub::DeviceRadixSort::SortKeys"},
+                                            {"cub::DeviceMergeSort::SortPairsCopy", "cub::DeviceMergeSort::SortKeysCopy"}};
+    char params[96];
+    snprintf(params, sizeof params, "dist=%s type=%s %s", o->dist, o->type, keys_only ? "keys" : "pairs");
+    bench_report(o, names[w.merge][keys_only], params, n, 2.0 * (keys_only ? 1 : 2) * (double)bytes, t, why == NULL, why);
+    lab_dev_free((void *)w.keys_in), lab_dev_free(w.keys_out), lab_dev_free(w.temp);
+    if (!keys_only)
+        lab_dev_free((void *)w.values_in), lab_dev_free(w.values_out);
+    free(keys), free(got_k), free(got_v);
+    return why == NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int keys_only = 0;
+    for (int a = 1; a < argc; a++)
+        if (strcmp(argv[a], "--keys-only") == 0) {
+            keys_only = 1;
+            memmove(&argv[a], &argv[a + 1], sizeof(char *) * (size_t)(argc - a));
+            argc--, a--;
+        }
+    lab_opts o = lab_opts_defaults();
+    o.type = "uint";
+    o.variant = "radix";
+    return bench_main(argc, argv, &o, "cub_sort",
+                      "CUB's sorts over -n sizes: --variant radix (DeviceRadixSort) | merge (DeviceMergeSort),\n"
+                      "--type uint|int, --keys-only (default: pairs, value = input index), --dist as ./run's\n",
+                      run_size, &keys_only);
+}
