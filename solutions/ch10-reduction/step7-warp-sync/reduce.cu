@@ -49,8 +49,16 @@ __global__ void sumCommSingleBlockWithWarps(const reduce_t *a, reduce_t *out, in
 {
     int idx = threadIdx.x;
     reduce_t sum = reduce_identity(kind);
-#pragma unroll 4 /* several loads in flight per thread, not one at a time */
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + idx; i < arraySize; i += (int64_t)blockDim.x * gridDim.x)
+    /* 16-byte loads (four elements at a time), then the last arraySize % 4 one by one:
+     * four times the bytes in flight per thread, which the copy-speed tail needs */
+    const int64_t stride = (int64_t)blockDim.x * gridDim.x;
+    const int4 *a4 = (const int4 *)a; /* cudaMalloc'd: 256-byte aligned */
+#pragma unroll 2
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + idx; i < arraySize / 4; i += stride) {
+        const int4 v = a4[i];
+        sum = reduce_combine(kind, sum, reduce_combine(kind, reduce_combine(kind, v.x, v.y), reduce_combine(kind, v.z, v.w)));
+    }
+    for (int64_t i = arraySize / 4 * 4 + (int64_t)blockIdx.x * blockDim.x + idx; i < arraySize; i += stride)
         sum = reduce_combine(kind, sum, a[i]);
     __shared__ reduce_t r[REDUCE_MAX_BLOCK]; /* blockSize in the seed */
     if (version == 2) {
