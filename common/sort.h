@@ -92,9 +92,11 @@ int sort_step_number(const char *step_name);
  * when warps != 0, a multiple of 32 (the block scan works warp by warp). */
 const char *sort_check_block(int block, int warps);
 
-/* Lets `kernel` use `bytes` of dynamic shared memory (above 48 KiB a kernel must
- * opt in); NULL, or why the GPU cannot give that much. */
-const char *sort_shared_memory(const void *kernel, size_t bytes);
+/* Before launching `kernel` with `block` threads and `shared_bytes` of dynamic
+ * shared memory: NULL once it can run (above 48 KiB a kernel must opt in, which
+ * this does), or why not (too many threads for its registers, too much shared
+ * memory for the GPU). */
+const char *sort_fit_kernel(const void *kernel, int block, size_t shared_bytes);
 
 /* Device workspace carving: ws.at starts at the temp pointer (or at 0 to count
  * bytes); each take returns the current place and moves on, 256-byte aligned. */

@@ -54,16 +54,20 @@ const char *sort_check_block(int block, int warps)
     return NULL;
 }
 
-const char *sort_shared_memory(const void *kernel, size_t bytes)
+const char *sort_fit_kernel(const void *kernel, int block, size_t shared_bytes)
 {
+    struct cudaFuncAttributes attr;
     int dev = 0, optin = 0;
-    if (bytes <= 48 * 1024)
+    CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+    if (block > attr.maxThreadsPerBlock) /* the kernel's registers per thread times block exceed the SM's */
+        return "block has more threads than this kernel's registers allow in one block: use a smaller block";
+    if (shared_bytes <= 48 * 1024)
         return NULL;
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    if (bytes > (size_t)optin)
+    if (shared_bytes > (size_t)optin)
         return "a block needs more shared memory than this GPU gives one block: use a smaller block, coarsening or tile";
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes));
     return NULL;
 }
 

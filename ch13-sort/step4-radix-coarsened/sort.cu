@@ -175,8 +175,8 @@ const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_
     const unsigned int tile = (unsigned int)(p->block * p->coarsen), r = (unsigned int)p->radix_bits;
     const size_t shared_sort = sizeof(unsigned int) * (2 * (size_t)PAD(tile) + 2 * ((size_t)1 << r));
     const size_t shared_scatter = sizeof(unsigned int) * (size_t)tile;
-    if ((why = sort_shared_memory((const void *)radix_local_sort, shared_sort)) != NULL ||
-        (why = sort_shared_memory((const void *)radix_scatter, shared_scatter)) != NULL)
+    if ((why = sort_fit_kernel((const void *)radix_local_sort, p->block, shared_sort)) != NULL ||
+        (why = sort_fit_kernel((const void *)radix_scatter, p->block, shared_scatter)) != NULL)
         return why;
     sort_ws ws = {(uintptr_t)temp_d};
     const radix_temp t = layout(&ws, n, values_in != NULL, p);

@@ -239,8 +239,8 @@ const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_
         return why;
     const int with_values = values_in != NULL, tile = p->block * p->coarsen;
     const size_t shared = sizeof(int) * (size_t)tile * (with_values ? 4 : 2);
-    if ((why = sort_shared_memory((const void *)merge_sort_tiles, shared)) != NULL ||
-        (why = sort_shared_memory((const void *)merge_pass, shared)) != NULL)
+    if ((why = sort_fit_kernel((const void *)merge_sort_tiles, p->block, shared)) != NULL ||
+        (why = sort_fit_kernel((const void *)merge_pass, p->block, shared)) != NULL)
         return why;
     sort_ws ws = {(uintptr_t)temp_d};
     const merge_temp t = layout(&ws, n, with_values, p);

@@ -195,8 +195,8 @@ const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_
     }
     const unsigned int P = (unsigned int)pow2_at_least(n), tile = P < (unsigned int)p->tile ? P : (unsigned int)p->tile;
     const size_t shared = 2 * sizeof(unsigned int) * (size_t)tile;
-    if ((why = sort_shared_memory((const void *)bitonic_sort_tile, shared)) != NULL ||
-        (why = sort_shared_memory((const void *)bitonic_merge_tile, shared)) != NULL)
+    if ((why = sort_fit_kernel((const void *)bitonic_sort_tile, p->block, shared)) != NULL ||
+        (why = sort_fit_kernel((const void *)bitonic_merge_tile, p->block, shared)) != NULL)
         return why;
     unsigned int *K = (unsigned int *)temp_d, *I = K + P;
     bitonic_sort_tile<<<P / tile, p->block, shared>>>(keys_in, K, I, (unsigned int)n, tile);
