@@ -13,14 +13,6 @@
 #include "options.h"
 #include "report.h"
 
-static void print_array(const char *name, const int *X, int len)
-{
-    printf("  %s =", name);
-    for (int i = 0; i < len; i++)
-        printf(" %d", X[i]);
-    printf("\n");
-}
-
 /* The book's example: A = 1,7,8,9,10; B = 7,10,10,12; three threads of three outputs. */
 static int run_example(int block)
 {
@@ -28,8 +20,8 @@ static int run_example(int block)
     const int m = 5, n = 4, threads = 3, per_thread = 3;
     int k[4], want[10], got[4];
     printf("Book example (Figs 12.4-12.8): three threads, three outputs each.\n");
-    print_array("A", A, m);
-    print_array("B", B, n);
+    lab_print_ints("A", A, m);
+    lab_print_ints("B", B, n);
     merge_co_rank_ref(A, m, B, n, want);
     for (int t = 0; t <= threads; t++)
         k[t] = t * per_thread < m + n ? t * per_thread : m + n;

@@ -47,14 +47,6 @@ static void free_work(work *w)
     lab_dev_free((void *)w->A_d), lab_dev_free((void *)w->B_d), lab_dev_free(w->C_d);
 }
 
-static void print_array(const char *name, const int *X, int len)
-{
-    printf("  %-9s =", name);
-    for (int i = 0; i < len; i++)
-        printf(" %d", X[i]);
-    printf("\n");
-}
-
 /* Small worked inputs, run with the book's tiny launch configurations. */
 static int run_example(const lab_opts *o)
 {
@@ -76,15 +68,15 @@ static int run_example(const lab_opts *o)
         int C[16], want[16];
         merge_ref(ex[e].A, ex[e].m, ex[e].B, ex[e].n, want);
         printf("%s%s:\n", ex[e].what, o->printed ? " (printed code)" : "");
-        print_array("A", ex[e].A, ex[e].m);
-        print_array("B", ex[e].B, ex[e].n);
+        lab_print_ints("A", ex[e].A, ex[e].m);
+        lab_print_ints("B", ex[e].B, ex[e].n);
         const char *why = merge_on_gpu(&w, ex[e].A, ex[e].B, C);
         if (why != NULL) {
             printf("  this step cannot run it: %s\n", why);
             continue;
         }
-        print_array("C (GPU)", C, ex[e].m + ex[e].n);
-        print_array("C (CPU)", want, ex[e].m + ex[e].n);
+        lab_print_ints("C (GPU)", C, ex[e].m + ex[e].n);
+        lab_print_ints("C (CPU)", want, ex[e].m + ex[e].n);
         const lab_mismatch mm = lab_compare_i32(C, want, ex[e].m + ex[e].n, "C", o->quiet ? 0 : 5);
         printf("  %s\n", mm.count == 0 ? "PASS" : "FAIL");
         all_ok &= mm.count == 0;

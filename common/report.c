@@ -56,6 +56,14 @@ void lab_print_result(const lab_opts *o, const lab_result *r)
            r->time.median_ms, r->time.min_ms, r->time.max_ms, r->time.reps, gbs, geps);
 }
 
+void lab_print_ints(const char *name, const int *X, int len)
+{
+    printf("  %-9s =", name);
+    for (int i = 0; i < len; i++)
+        printf(" %d", X[i]);
+    printf("\n");
+}
+
 void lab_print_todo_hint(void)
 {
     const char *note = lab_todo_note();

@@ -39,6 +39,9 @@ typedef struct {
  * --csv: one line (header with -q off is the caller's choice). */
 void lab_print_result(const lab_opts *o, const lab_result *r);
 
+/* "  name      = x0 x1 ...": a small array of a worked example (--example). */
+void lab_print_ints(const char *name, const int *X, int len);
+
 /* On FAIL of an exercise, names the TODOs still to do. */
 void lab_print_todo_hint(void);
 

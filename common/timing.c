@@ -38,26 +38,41 @@ static l2_flusher l2_flusher_make(void)
     return f;
 }
 
-/* Times reps runs into ms[first..first+reps). */
-static void time_batch(lab_work_fn fn, void *ctx, double *ms, int first, int reps)
-{
+/* What one timing call sets up once: the flush buffer and the two events. */
+typedef struct {
+    l2_flusher flush;
     cudaEvent_t start, stop;
-    l2_flusher flush = l2_flusher_make();
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
+} timer;
+
+static timer timer_make(void)
+{
+    timer t;
+    t.flush = l2_flusher_make();
+    CUDA_CHECK(cudaEventCreate(&t.start));
+    CUDA_CHECK(cudaEventCreate(&t.stop));
+    return t;
+}
+
+static void timer_free(timer *t)
+{
+    CUDA_CHECK(cudaEventDestroy(t->start));
+    CUDA_CHECK(cudaEventDestroy(t->stop));
+    CUDA_CHECK(cudaFree(t->flush.buf));
+}
+
+/* Times reps runs into ms[first..first+reps). */
+static void time_batch(const timer *t, lab_work_fn fn, void *ctx, double *ms, int first, int reps)
+{
     for (int r = 0; r < reps; r++) {
         float elapsed = 0.0f;
-        CUDA_CHECK(cudaMemsetAsync(flush.buf, r & 0xff, flush.bytes, 0));
-        CUDA_CHECK(cudaEventRecord(start, 0));
+        CUDA_CHECK(cudaMemsetAsync(t->flush.buf, r & 0xff, t->flush.bytes, 0));
+        CUDA_CHECK(cudaEventRecord(t->start, 0));
         fn(ctx);
-        CUDA_CHECK(cudaEventRecord(stop, 0));
-        CUDA_CHECK(cudaEventSynchronize(stop));
-        CUDA_CHECK(cudaEventElapsedTime(&elapsed, start, stop));
+        CUDA_CHECK(cudaEventRecord(t->stop, 0));
+        CUDA_CHECK(cudaEventSynchronize(t->stop));
+        CUDA_CHECK(cudaEventElapsedTime(&elapsed, t->start, t->stop));
         ms[first + r] = elapsed;
     }
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
-    CUDA_CHECK(cudaFree(flush.buf));
 }
 
 static void warm_up(lab_work_fn fn, void *ctx)
@@ -78,10 +93,11 @@ lab_timing lab_time_device_stable(lab_work_fn fn, void *ctx, int reps, double bu
     double *ms = (double *)lab_xmalloc(sizeof(double) * (size_t)reps * max_batches);
     double *sorted = (double *)lab_xmalloc(sizeof(double) * (size_t)reps * max_batches);
     warm_up(fn, ctx);
+    timer tm = timer_make();
     double spent = 0.0, last_median = -1.0;
     lab_timing t = {0.0, 0.0, 0.0, 0};
     for (int b = 0; b < max_batches; b++) {
-        time_batch(fn, ctx, ms, b * reps, reps);
+        time_batch(&tm, fn, ctx, ms, b * reps, reps);
         const int n = (b + 1) * reps;
         for (int i = b * reps; i < n; i++)
             spent += ms[i];
@@ -93,6 +109,7 @@ lab_timing lab_time_device_stable(lab_work_fn fn, void *ctx, int reps, double bu
             break;
         last_median = t.median_ms;
     }
+    timer_free(&tm);
     free(sorted);
     free(ms);
     return t;
