@@ -6,26 +6,56 @@ SHELL := /bin/bash
 # keep intermediate objects and the build/ folders make creates on the way
 .SECONDARY:
 
+# ---- quiet by default: one line per target; V=1 shows every command --------------
+V ?= 0
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @printf '  %-6s %s\n' '$(1)' '$(2)'
+MAKEFLAGS += --no-print-directory
+endif
+
+empty :=
+space := $(empty) $(empty)
+comma := ,
+
 # ---- toolchain ------------------------------------------------------------
 NVCC ?= nvcc
 CC := gcc
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(shell command -v $(NVCC)))
-# The GPU's compute capability when one is visible, else Hopper (the H100 the
-# reference numbers come from); `make CUDA_ARCH=80` builds for another.
+# CUDA_ARCH: the compute capabilities to build for. Unset: the visible GPU's; with no GPU
+# visible (a cluster's login node), `all`: one fat binary for every architecture this toolkit
+# supports, plus PTX, so it runs on whatever GPU the job lands on. `make CUDA_ARCH=80` or
+# CUDA_ARCH="80 90" builds for those; changing it rebuilds.
 ifeq ($(origin CUDA_ARCH),undefined)
 CUDA_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d .)
 ifeq ($(CUDA_ARCH),)
-CUDA_ARCH := 90
+CUDA_ARCH := all
 endif
 endif
-GENCODE := -gencode arch=compute_$(CUDA_ARCH),code=[sm_$(CUDA_ARCH),compute_$(CUDA_ARCH)]
+ifeq ($(strip $(CUDA_ARCH)),all)
+GENCODE := -arch=all
+else
+GENCODE := $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=[sm_$(a),compute_$(a)])
+endif
 NVFLAGS := -O3 -std=c++17 $(GENCODE) -lineinfo -Icommon -Xcompiler -Wall,-Wno-unused-function -diag-suppress 177,550 -MMD -MP
 CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-function -Icommon -I$(CUDA_HOME)/include -MMD -MP
+# The tests' host code (suites, CPU references, host-callable step code such as co_rank) runs
+# under AddressSanitizer and UBSan: an out-of-bounds read fails every time, not by luck.
+SANFLAGS := -fsanitize=address -fsanitize=undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+TEST_CFLAGS := $(CFLAGS) $(SANFLAGS)
 LDFLAGS_CUDA := $(GENCODE) -lm
+LDFLAGS_TEST := $(LDFLAGS_CUDA) $(addprefix -Xcompiler ,$(SANFLAGS))
 
-# ---- Criterion: the system's, or fetched into .deps/ without root ---------
+# The architectures are part of every object: a change of CUDA_ARCH rebuilds (build/.arch).
+ARCH_STAMP := build/.arch
+$(shell mkdir -p build && { echo '$(GENCODE)' | cmp -s - $(ARCH_STAMP) || echo '$(GENCODE)' >$(ARCH_STAMP); })
+
+# ---- Criterion: the system's (pkg-config), or fetched into .deps/ without root ----
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
-SYSTEM_CRITERION := $(wildcard /usr/include/criterion/criterion.h)
+SYSTEM_CRITERION := $(shell pkg-config --exists criterion 2>/dev/null && echo yes)
 ifeq ($(SYSTEM_CRITERION),)
 CRIT_ROOT := .deps/root
 CRIT_LIBDIR := $(CRIT_ROOT)/usr/lib/$(MULTIARCH)
@@ -35,44 +65,55 @@ CRIT_CFLAGS := -Itests -I$(CRIT_ROOT)/usr/include
 # to the binary ($ORIGIN), so build/ and .deps/ can travel to a GPU machine.
 crit_rpath = -Xlinker --disable-new-dtags -Xlinker -rpath='$$ORIGIN/$(call up,$(dir $@))$(CRIT_LIBDIR)' -Xlinker -rpath-link=$(CRIT_LIBDIR)
 CRIT_LIBS = -L$(CRIT_LIBDIR) -lcriterion $(crit_rpath)
+$(CRIT_STAMP):
+	@bash tests/tools/fetch-criterion.sh .deps
 else
 CRIT_STAMP :=
-CRIT_CFLAGS := -Itests
-CRIT_LIBS = -lcriterion
+CRIT_CFLAGS := -Itests $(shell pkg-config --cflags criterion)
+CRIT_LIBS = $(shell pkg-config --libs criterion)
 endif
-empty :=
-space := $(empty) $(empty)
 # "build/a/b/" -> "../../../": from a binary's folder back to the top.
 up = $(subst $(space),,$(foreach w,$(subst /, ,$(1)),../))
-
-ifneq ($(CRIT_STAMP),)
-$(CRIT_STAMP):
-	@bash tests/fetch-criterion.sh .deps
-endif
 
 # ---- what there is ----------------------------------------------------------
 CHAPTERS := ch10-reduction ch12-merge ch13-sort
 SOL_STEPS := $(patsubst %/,%,$(sort $(dir $(wildcard $(CHAPTERS:%=solutions/%/step*/*.cu)))))
 EX_STEPS := $(patsubst %/,%,$(sort $(dir $(wildcard $(CHAPTERS:%=%/step*/*.cu)))))
 ALL_STEPS := $(SOL_STEPS) $(EX_STEPS)
+HAVE_SOLUTIONS := $(if $(SOL_STEPS),yes,)
 
-COMMON_SRC := $(filter-out %_driver.c %/step_name.c,$(wildcard common/*.c))
+COMMON_SRC := $(filter-out %_driver.c,$(wildcard common/*.c))
 COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o)
+COMMON_TOBJ := $(COMMON_SRC:%.c=build/%.test.o)
 
-# Headers a chapter's steps share with earlier steps (Fig 12.5's co_rank is
-# written in step 1 and used, as the reference solution, by steps 2-5).
-INC_ch12-merge := -Isolutions/ch12-merge/step1-co-rank
-# The tests build each step a second time with these (merge.h: MERGE_KEY).
+# A step that uses an earlier step's code includes it from that step's folder: the solution's
+# where solutions/ is there, the student's own in a handout (make handout).
+shared_step = $(if $(wildcard solutions/$(1)),solutions/$(1),$(1))
+# Per chapter: INC_<ch> (include paths), TESTDEFS_<ch> (defines of the test build),
+# OBJ_<ch> (objects from common/*.cu linked into the chapter's steps).
+# Chapter 10: step 4's block_tree.cuh serves step 5; step 6's listing.cuh (the listing's kernel)
+# steps 7-8; step 7's warp_sync.cuh step 8.
+INC_ch10-reduction := $(foreach s,step4-segmented step6-warp-volatile step7-warp-sync,-I$(call shared_step,ch10-reduction/$(s)))
+# Chapter 12: Fig 12.5's co_rank is written in step 1 and used by steps 2-6; the tiled kernel's
+# block span and tile share (Figs 12.11-12.13) are written in step 3 and used by steps 4 and 5.
+INC_ch12-merge := -I$(call shared_step,ch12-merge/step1-co-rank) -I$(call shared_step,ch12-merge/step3-tiled)
 TESTDEFS_ch12-merge := -DLAB_TAGGED_KEYS
-# Chapter 13: step 5's merge passes include chapter 12's co_rank.h (shared, not
-# copied); every step links the lab's device scan (common/scan.cu).
-INC_ch13-sort := -Isolutions/ch12-merge/step1-co-rank
-TESTDEFS_ch13-sort :=
+# Chapter 13: step 5's merge passes include chapter 12's co_rank.h, step 3 includes step 2's local
+# split (radix_split.cuh); every step links the device scan.
+INC_ch13-sort := -I$(call shared_step,ch12-merge/step1-co-rank) -I$(call shared_step,ch13-sort/step2-radix-local)
 OBJ_ch13-sort := build/common/scan.o
-# Per chapter: INC_<ch> (include paths), TESTDEFS_<ch> (defines for the test
-# build), OBJ_<ch> (objects from common/*.cu linked into the chapter's steps).
+# Per kernel file name: LIBS_<kernel> (libraries its ./run and tests link) and DRIVER_FLAGS_<kernel>
+# (how its driver is compiled).
+# MPI, where mpicc is there (Open MPI's -showme, MPICH's -compile_info/-link_info): the multi-GPU
+# step's driver then also runs one GPU per rank under mpirun.
+MPI_CFLAGS := $(shell mpicc -showme:compile 2>/dev/null || mpicc -compile_info 2>/dev/null | cut -d' ' -f2-)
+MPI_LIBS := $(shell mpicc -showme:link 2>/dev/null || mpicc -link_info 2>/dev/null | cut -d' ' -f2-)
+HAVE_MPI := $(if $(strip $(MPI_LIBS)),yes,)
+# Chapter 13's multi-GPU step (sample_sort.cu): NCCL, and MPI where it is there.
+LIBS_sample_sort := -lnccl $(MPI_LIBS)
+DRIVER_FLAGS_sample_sort := $(if $(HAVE_MPI),-DLAB_MPI $(MPI_CFLAGS))
 
-# Wrong variants (tests/mutants.sh) are built from copies under build/mutsrc/.
+# Wrong variants (tests/tools/mutants.sh) are built from copies under build/mutsrc/.
 MUTANT_STEPS ?=
 ALL_STEPS += $(MUTANT_STEPS)
 
@@ -81,41 +122,67 @@ kernel_of = $(basename $(notdir $(firstword $(wildcard $(1)/*.cu))))
 stepnum_of = $(patsubst step%,%,$(firstword $(subst -, ,$(notdir $(1)))))
 
 # ---- per-step rules -------------------------------------------------------
-# $(1): a step folder, e.g. ch12-merge/step3-tiled or solutions/ch12-merge/step3-tiled
+# $(1): a step folder, e.g. ch12-merge/step3-tiled or solutions/ch12-merge/step3-tiled.
+# Its ./run is the chapter's driver (common/<kernel>_driver.c) linked with the step's kernel
+# file; its test binary is the chapter's suite (tests/<chapter>/<kernel>.c) plus the step's own
+# tests, when it has some (tests/<chapter>/<step folder name>.c).
 define STEP_RULES
 $(1)_CH := $(call chapter_of,$(1))
 $(1)_K := $(call kernel_of,$(1))
+$(1)_SRC := $(wildcard $(1)/*.cu $(1)/*.cuh $(1)/*.h $(1)/*.c)
 $(1)_INC := -I$(1) $$(INC_$$($(1)_CH))
-$(1)_OBJ := build/$(1)/$$($(1)_K).o build/$(1)/step_name.o $$(OBJ_$$($(1)_CH))
-$(1)_TOBJ := build/$(1)/$$($(1)_K).test.o build/$(1)/step_name.o $$(OBJ_$$($(1)_CH))
+$(1)_XTEST := $$(wildcard tests/$$($(1)_CH)/$(notdir $(1)).c)
+$(1)_HOST := $$(patsubst $(1)/%.c,%,$$(wildcard $(1)/*.c))
+$(1)_OBJ := build/$(1)/$$($(1)_K).o build/$(1)/step.o $$($(1)_HOST:%=build/$(1)/%.host.o) $$(OBJ_$$($(1)_CH))
+$(1)_TOBJ := build/$(1)/$$($(1)_K).test.o build/$(1)/step.o $$($(1)_HOST:%=build/$(1)/%.host.test.o) \
+	$$(OBJ_$$($(1)_CH)) $$(if $$($(1)_XTEST),build/$(1)/xtest.o)
 
-build/$(1)/$$($(1)_K).o: $(1)/$$($(1)_K).cu | build/$(1)/
-	$$(NVCC) $$(NVFLAGS) $$($(1)_INC) -c $$< -o $$@
+build/$(1)/$$($(1)_K).o: $(1)/$$($(1)_K).cu $(ARCH_STAMP) | build/$(1)/
+	$$(call say,NVCC,$(1))
+	$$(Q)$$(NVCC) $$(NVFLAGS) $$($(1)_INC) -c $$< -o $$@
 
-build/$(1)/$$($(1)_K).test.o: $(1)/$$($(1)_K).cu | build/$(1)/
-	$$(NVCC) $$(NVFLAGS) $$($(1)_INC) $$(TESTDEFS_$$($(1)_CH)) -c $$< -o $$@
+build/$(1)/$$($(1)_K).test.o: $(1)/$$($(1)_K).cu $(ARCH_STAMP) | build/$(1)/
+	$$(call say,NVCC,$(1) (test build))
+	$$(Q)$$(NVCC) $$(NVFLAGS) $$($(1)_INC) $$(TESTDEFS_$$($(1)_CH)) -DLAB_TEST -c $$< -o $$@
 
-build/$(1)/step_name.o: common/step_name.c | build/$(1)/
-	$$(CC) $$(CFLAGS) -DLAB_STEP_NAME='"$(1)"' -c $$< -o $$@
+# host C files of the step (a plan, a host-side phase): compiled for ./run, and with the
+# sanitizers for the tests
+build/$(1)/%.host.o: $(1)/%.c | build/$(1)/
+	$$(Q)$$(CC) $$(CFLAGS) $$($(1)_INC) -c $$< -o $$@
+
+build/$(1)/%.host.test.o: $(1)/%.c | build/$(1)/
+	$$(Q)$$(CC) $$(TEST_CFLAGS) $$($(1)_INC) -c $$< -o $$@
+
+# its name, and the TODOs still in its files now (a failure names only what is left)
+build/$(1)/step.c: $$($(1)_SRC) tests/tools/step-info.sh | build/$(1)/
+	$$(Q)bash tests/tools/step-info.sh $(1) $(1) $$@
+
+build/$(1)/step.o: build/$(1)/step.c
+	$$(Q)$$(CC) $$(CFLAGS) -c $$< -o $$@
 
 # The chapter's driver (main) is compiled per step: it may include the step's headers.
 build/$(1)/driver.o: common/$$($(1)_K)_driver.c | build/$(1)/
-	$$(CC) $$(CFLAGS) $$($(1)_INC) -c $$< -o $$@
+	$$(Q)$$(CC) $$(CFLAGS) $$($(1)_INC) $$(DRIVER_FLAGS_$$($(1)_K)) -c $$< -o $$@
 
 build/$(1)/run: build/$(1)/driver.o $$($(1)_OBJ) $$(COMMON_OBJ)
-	$$(NVCC) $$^ $$(LDFLAGS_CUDA) -o $$@
+	$$(call say,LINK,$$@)
+	$$(Q)$$(NVCC) $$^ $$(LDFLAGS_CUDA) $$(LIBS_$$($(1)_K)) -o $$@
 
 build/$(1)/test.o: tests/$$($(1)_CH)/$$($(1)_K).c $$(CRIT_STAMP) | build/$(1)/
-	$$(CC) $$(CFLAGS) $$(CRIT_CFLAGS) $$($(1)_INC) $$(TESTDEFS_$$($(1)_CH)) -DLAB_STEP_NUM=$(call stepnum_of,$(1)) -c $$< -o $$@
+	$$(Q)$$(CC) $$(TEST_CFLAGS) $$(CRIT_CFLAGS) $$($(1)_INC) $$(TESTDEFS_$$($(1)_CH)) -c $$< -o $$@
 
-build/$(1)/test: build/$(1)/test.o $$($(1)_TOBJ) $$(COMMON_OBJ) build/tests/lab_test.o
-	$$(NVCC) $$^ $$(LDFLAGS_CUDA) $$(CRIT_LIBS) -o $$@
+build/$(1)/xtest.o: $$($(1)_XTEST) $$(CRIT_STAMP) | build/$(1)/
+	$$(Q)$$(CC) $$(TEST_CFLAGS) $$(CRIT_CFLAGS) $$($(1)_INC) $$(TESTDEFS_$$($(1)_CH)) -c $$< -o $$@
+
+build/$(1)/test: build/$(1)/test.o $$($(1)_TOBJ) $$(COMMON_TOBJ) build/tests/lab_test.o
+	$$(call say,LINK,$$@)
+	$$(Q)$$(NVCC) $$^ $$(LDFLAGS_TEST) $$(LIBS_$$($(1)_K)) $$(CRIT_LIBS) -o $$@
 
 # `make ch12-merge/step3`, `make ch12-merge/step3-tiled`: build, point ./run at it.
 .PHONY: $(1) $(dir $(1))step$(call stepnum_of,$(1))
 $(1) $(dir $(1))step$(call stepnum_of,$(1)): build/$(1)/run
 	@ln -sfn $$(abspath build/$(1)/run) $$(or $$(RUN_LINK),run)
-	@echo "built $(1): ./run --help for options"
+	@echo "built $(1): ./run --help for its options"
 endef
 $(foreach s,$(ALL_STEPS),$(eval $(call STEP_RULES,$(s))))
 
@@ -123,19 +190,28 @@ build/%/:
 	@mkdir -p $@
 
 build/common/%.o: common/%.c | build/common/
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-build/common/%.o: common/%.cu | build/common/
-	$(NVCC) $(NVFLAGS) -c $< -o $@
+build/common/%.test.o: common/%.c | build/common/
+	$(Q)$(CC) $(TEST_CFLAGS) -c $< -o $@
+
+build/common/%.o: common/%.cu $(ARCH_STAMP) | build/common/
+	$(call say,NVCC,$<)
+	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
 
 build/tests/%.o: tests/%.c $(CRIT_STAMP) | build/tests/
-	$(CC) $(CFLAGS) $(CRIT_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(TEST_CFLAGS) $(CRIT_CFLAGS) -c $< -o $@
 
-build/tests/common: build/tests/common.o build/tests/lab_test.o $(COMMON_OBJ) build/common/no_step.o
-	$(NVCC) $^ $(LDFLAGS_CUDA) $(CRIT_LIBS) -o $@
+build/tests/nostep.c: tests/tools/step-info.sh | build/tests/
+	$(Q)mkdir -p build/tests/nostep && bash tests/tools/step-info.sh build/tests/nostep common $@
 
-build/common/no_step.o: common/step_name.c | build/common/
-	$(CC) $(CFLAGS) -DLAB_STEP_NAME='"common"' -c $< -o $@
+build/tests/nostep.o: build/tests/nostep.c
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+build/tests/common: build/tests/common.o build/tests/lab_test.o $(COMMON_TOBJ) build/tests/nostep.o
+	$(call say,LINK,$@)
+	$(Q)$(NVCC) $^ $(LDFLAGS_TEST) $(CRIT_LIBS) -o $@
 
 -include $(shell find build -name '*.d' 2>/dev/null)
 
@@ -143,72 +219,117 @@ build/common/no_step.o: common/step_name.c | build/common/
 # STEP=ch12-merge/step3 (or step3-tiled, or solutions/...) -> its folder
 step_dir = $(firstword $(filter $(1)-% $(1),$(ALL_STEPS)))
 STEP_DIR = $(call step_dir,$(patsubst %/,%,$(STEP)))
-need_step = $(if $(STEP_DIR),,$(error STEP=$(STEP) names no step; try `make list`))
+STEP_EX = $(patsubst solutions/%,%,$(STEP_DIR))
+USAGE = bash tests/tools/usage.sh
+need_step = @if [ -z "$(STEP)" ]; then $(USAGE) "make $@ needs STEP=, e.g. make $@ STEP=ch12-merge/step3"; exit 2; \
+	elif [ -z "$(STEP_DIR)" ]; then $(USAGE) "STEP=$(STEP) names no step"; exit 2; fi
 
 SOL_RUNS := $(SOL_STEPS:%=build/%/run)
 EX_RUNS := $(EX_STEPS:%=build/%/run)
 SOL_TESTS := $(SOL_STEPS:%=build/%/test)
 EX_TESTS := $(EX_STEPS:%=build/%/test)
 
-.PHONY: all help list test check diff exercises exercises-check mutants sanitize bench plots clean
-all: $(SOL_RUNS) $(EX_RUNS) $(SOL_TESTS) build/tests/common
+.PHONY: all help list test check diff solution hint status exercises exercises-check mutants exercise-fails \
+	sanitize docs-check catalogue-readmes clean
+all: $(SOL_RUNS) $(EX_RUNS) $(SOL_TESTS) $(EX_TESTS) build/tests/common
 
 help:
-	@echo "Commands (see README.md):"
-	@echo "  make ch12-merge/step3 && ./run       build your version of a step, run it (stepN or stepN-name)"
-	@echo "  make solutions/ch12-merge/step3 && ./run   the same for the solution"
-	@echo "  ./run --help                         the options of ./run"
-	@echo "  make test                            build everything, run every suite against the solutions"
-	@echo "  make check STEP=ch12-merge/step3     run that step's tests against your version"
-	@echo "  make diff STEP=ch12-merge/step3      your file against the solution"
-	@echo "  make list                            the catalogue: chapter, step, book figures"
-	@echo "  make sanitize                        compute-sanitizer over every solution step"
-	@echo "  make bench / make plots              benchmarks against CUB, and their plots"
-	@echo "  make exercises                       regenerate the exercises from solutions/"
-	@echo "  make clean                           remove build/ and ./run"
-	@echo "Variables: CUDA_ARCH=$(CUDA_ARCH) (compute capability to build for)"
+	@$(USAGE)
 
 list:
-	@bash tests/catalogue.sh $(SOL_STEPS)
+	@bash tests/tools/catalogue.sh list
 
+# The maintainers' run (and CI's): every suite against the solutions, the wrong variants, and every
+# untouched exercise failing its own tests. Exercises a student edited are left out of that last
+# check, and their edits never fail it (the sync check is `make exercises-check`, CI's).
+ifeq ($(HAVE_SOLUTIONS),yes)
 test: all
-	@bash tests/exercises.sh check $(SOL_STEPS)
-	@bash tests/run-suites.sh suites build/tests/common $(SOL_TESTS)
-	@$(MAKE) --no-print-directory mutants
-	@$(MAKE) --no-print-directory exercise-fails
+	@bash tests/tools/run-suites.sh suites build/tests/common $(SOL_TESTS)
+	@$(MAKE) mutants
+	@$(MAKE) exercise-fails
+else
+# A student handout (no solutions/): every step the student has started, checked; untouched
+# steps are listed, never failed (tests/tools/classroom.sh).
+test: handout-test
+endif
 
+# A student's run: one step's tests; tests that did not run on a GPU are not a pass (exit 3).
+# Where compute-sanitizer is present, the step's ./run also runs once under memcheck.
 check:
 	$(need_step)
-	@$(MAKE) --no-print-directory build/$(STEP_DIR)/test
-	@bash tests/run-suites.sh suites build/$(STEP_DIR)/test
+	@$(MAKE) build/$(STEP_DIR)/test build/$(STEP_DIR)/run
+	@bash tests/tools/run-suites.sh check build/$(STEP_DIR)/test; rc=$$?; \
+	  if [ $$rc != 3 ] && command -v compute-sanitizer >/dev/null; then \
+	    bash tests/tools/sanitize.sh --memcheck-only $(STEP_DIR) || rc=1; fi; exit $$rc
 
+# Your file against the clean view of the solution (markers and hints removed).
 diff:
+	$(need_solutions)
 	$(need_step)
-	@for f in $$(cd solutions/$(patsubst solutions/%,%,$(STEP_DIR)) && ls *.cu *.h 2>/dev/null); do \
-	  diff -u --label "yours: $(patsubst solutions/%,%,$(STEP_DIR))/$$f" --label "solution: solutions/$(patsubst solutions/%,%,$(STEP_DIR))/$$f" \
-	    $(patsubst solutions/%,%,$(STEP_DIR))/$$f solutions/$(patsubst solutions/%,%,$(STEP_DIR))/$$f; done; true
+	@bash tests/tools/exercises.sh clean solutions/$(STEP_EX) >/dev/null
+	@echo "make diff shows the solution: - lines are yours, + lines the solution's."
+	@for f in $$(cd build/clean/$(STEP_EX) && ls); do \
+	  diff -u --label "yours: $(STEP_EX)/$$f" --label "solution: solutions/$(STEP_EX)/$$f" \
+	    <(sed '1{/^\/\* Exercise made from/d}' $(STEP_EX)/$$f) build/clean/$(STEP_EX)/$$f; done; true
 
+# The solution as a student reads it.
+solution:
+	$(need_solutions)
+	$(need_step)
+	@bash tests/tools/exercises.sh clean solutions/$(STEP_EX) >/dev/null
+	@for f in $$(cd build/clean/$(STEP_EX) && ls); do echo "==== solutions/$(STEP_EX)/$$f (markers removed)"; \
+	  cat build/clean/$(STEP_EX)/$$f; done
+
+# Graded hints: N=1 (default) the first hint of each TODO still open, N=2 the next, ...
+hint:
+	$(need_step)
+	@bash tests/tools/hint.sh $(STEP_EX) $(or $(N),1)
+
+status:
+	@bash tests/tools/status.sh $(EX_STEPS)
+
+# Regenerates the exercises from solutions/; a file you edited is kept unless FORCE=1 (then a
+# backup copy is made beside it first).
 exercises:
-	@bash tests/exercises.sh write $(SOL_STEPS)
+	$(need_solutions)
+	@bash tests/tools/exercises.sh write $(SOL_STEPS)
 
 exercises-check:
-	@bash tests/exercises.sh check $(SOL_STEPS)
+	$(need_solutions)
+	@bash tests/tools/exercises.sh check $(SOL_STEPS)
 
 # Wrong variants the suites must catch: each is a sed script over a solution step.
 MUTANTS := $(sort $(wildcard tests/mutants/*/*.sed))
-mutants: $(CRIT_STAMP) $(COMMON_OBJ) build/tests/lab_test.o
-	@bash tests/mutants.sh $(MUTANTS)
+mutants: $(CRIT_STAMP) $(COMMON_TOBJ) build/tests/lab_test.o
+	$(need_solutions)
+	@bash tests/tools/mutants.sh $(MUTANTS)
 
 # Every unmodified exercise must fail its own tests, naming its TODO.
-.PHONY: exercise-fails
 exercise-fails: $(EX_TESTS)
-	@bash tests/run-suites.sh exercises $(EX_TESTS)
+	@bash tests/tools/run-suites.sh exercises $$(bash tests/tools/exercises.sh edited $(SOL_STEPS) | \
+	  awk '$$2 == "untouched" { print "build/" $$1 "/test" }')
 
 sanitize: $(SOL_RUNS)
-	@bash tests/sanitize.sh $(SOL_STEPS)
+	$(need_solutions)
+	@bash tests/tools/sanitize.sh $(SOL_STEPS)
+
+docs-check:
+	@bash tests/tools/catalogue.sh check
+
+catalogue-readmes:
+	@bash tests/tools/catalogue.sh readmes
 
 # bench, plots (and bench-build): their rules and the baselines' build are in tests/bench/bench.mk
 include tests/bench/bench.mk
+# handout, handout-check, grade, handout-test and need_solutions: tests/tools/classroom.mk
+include tests/tools/classroom.mk
 
 clean:
 	rm -rf build run $(wildcard ch*/step*/run solutions/ch*/step*/run)
+
+# Anything else that looks like a step (make ch12-merge/step9, make ch12-merge): the usage and the steps.
+.PHONY: $(CHAPTERS) solutions
+$(CHAPTERS) solutions:
+	@$(USAGE) "'$@' is a chapter, not a step: name a step, e.g. make $@/step1"; exit 2
+$(CHAPTERS:%=%/%) $(CHAPTERS:%=solutions/%/%):
+	@$(USAGE) "'$@' is not a step"; exit 2

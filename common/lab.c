@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-/* Defined only in generated exercise files: a weak reference is NULL elsewhere. */
+/* Defined in each step's generated step.c (tests/tools/step-info.sh); weak for the bench tools, which have none. */
 extern const char *const lab_step_todos __attribute__((weak));
 
 void lab_cuda_fail(cudaError_t err, const char *call, const char *file, int line)
@@ -15,12 +15,24 @@ void lab_cuda_fail(cudaError_t err, const char *call, const char *file, int line
 
 int lab_gpu_available(char *why, size_t len)
 {
-    int count = 0;
+    int count = 0, driver = 0;
     const cudaError_t err = cudaGetDeviceCount(&count);
     if (err == cudaSuccess && count > 0)
         return 1;
-    if (why != NULL)
-        snprintf(why, len, "no CUDA GPU: %s",
+    if (why == NULL)
+        return 0;
+    /* Say what is true: CUDA's "driver version is insufficient" also means "no driver at all". */
+    if (cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0)
+        snprintf(why, len, "no NVIDIA GPU visible: no NVIDIA driver on this machine (CUDA: %s)",
+                 cudaGetErrorString(err));
+    else if (driver < CUDART_VERSION)
+        snprintf(why, len,
+                 "the NVIDIA driver supports CUDA %d.%d, older than this toolkit's %d.%d: update the driver, or build "
+                 "with an older toolkit (CUDA: %s)",
+                 driver / 1000, driver % 1000 / 10, CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10,
+                 cudaGetErrorString(err));
+    else
+        snprintf(why, len, "no NVIDIA GPU visible (CUDA: %s)",
                  err != cudaSuccess ? cudaGetErrorString(err) : "the driver reports 0 devices");
     return 0;
 }
@@ -29,7 +41,7 @@ void lab_require_gpu(const char *program)
 {
     char why[256];
     if (!lab_gpu_available(why, sizeof why)) {
-        fprintf(stderr, "%s: %s; nothing was run.\n", program, why);
+        fprintf(stderr, "%s: your kernel was not run: %s\n", program, why);
         exit(LAB_EXIT_NOGPU);
     }
 }

@@ -63,9 +63,9 @@ void lab_require_gpu(const char *program);
 
 void *lab_xmalloc(size_t bytes);
 
-/* "" for a solution. For an exercise, the paragraph that the exercise tool
- * appends to its kernel file (lab_step_todos), naming each TODO by file, line
- * and figure: ./run and the tests add it to every failure message. */
+/* "" for a solution. For an exercise, the TODOs still in the student's files
+ * when the step was built (file:line and hint; tests/tools/step-info.sh reads
+ * them at build time): ./run and the tests add it to every failure message. */
 const char *lab_todo_note(void);
 
 LAB_END_C

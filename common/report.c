@@ -7,6 +7,14 @@ void lab_poison_device(void *d, size_t bytes)
         CUDA_CHECK(cudaMemset(d, LAB_POISON_BYTE, bytes));
 }
 
+/* What a wrong value means when it is a marker the lab writes. */
+const char *lab_marker_meaning(uint32_t word)
+{
+    if (word == LAB_POISON_WORD)
+        return " (the poison the output was filled with: never written)";
+    return "";
+}
+
 lab_mismatch lab_compare_i32(const int32_t *got, const int32_t *want, int64_t n, const char *what, int max_report)
 {
     lab_mismatch mm = {0, -1};
@@ -14,7 +22,8 @@ lab_mismatch lab_compare_i32(const int32_t *got, const int32_t *want, int64_t n,
         if (got[i] == want[i])
             continue;
         if (mm.count < max_report)
-            printf("  %s[%lld] = %d, expected %d\n", what, (long long)i, got[i], want[i]);
+            printf("  %s[%lld] = %d, expected %d%s\n", what, (long long)i, got[i], want[i],
+                   lab_marker_meaning((uint32_t)got[i]));
         if (mm.count++ == 0)
             mm.first = i;
     }
@@ -30,8 +39,8 @@ lab_mismatch lab_compare_u32(const uint32_t *got, const uint32_t *want, int64_t 
         if (got[i] == want[i])
             continue;
         if (mm.count < max_report)
-            printf("  %s[%lld] = %u (0x%08x), expected %u (0x%08x)\n", what, (long long)i, got[i], got[i],
-                   want[i], want[i]);
+            printf("  %s[%lld] = %u (0x%08x), expected %u (0x%08x)%s\n", what, (long long)i, got[i], got[i],
+                   want[i], want[i], lab_marker_meaning(got[i]));
         if (mm.count++ == 0)
             mm.first = i;
     }

@@ -12,7 +12,12 @@ LAB_BEGIN_C
 /* Outputs are filled with this byte before every run: 0xA5A5A5A5 as a word, a
  * negative int, a huge unsigned and a NaN-free float none of the inputs use. */
 #define LAB_POISON_BYTE 0xA5
+#define LAB_POISON_WORD 0xA5A5A5A5u
 void lab_poison_device(void *d, size_t bytes);
+
+/* " (... never written)" when word is the poison, else "": for mismatch lines.
+ * (A write past the end of a buffer is found by its guard: common/devmem.h.) */
+const char *lab_marker_meaning(uint32_t word);
 
 /* Where the first mismatch is, and how many there are. */
 typedef struct {

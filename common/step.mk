@@ -1,12 +1,15 @@
 # step.mk - included by the Makefile in every step folder, so that
 # `cd ch12-merge/step3-tiled && make && ./run` works: it asks the top Makefile
-# to build this step and leaves ./run here.
+# to build this step and leaves ./run here. `make check`, `make diff`,
+# `make hint` and `make solution` work here too, for this step.
 LAB_TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 LAB_STEP := $(patsubst $(LAB_TOP)/%,%,$(CURDIR))
-.PHONY: all check diff clean
+.PHONY: all check diff hint solution status help clean
 all:
 	@$(MAKE) --no-print-directory -C $(LAB_TOP) $(LAB_STEP) RUN_LINK=$(CURDIR)/run
-check diff:
+check diff hint solution:
 	@$(MAKE) --no-print-directory -C $(LAB_TOP) $@ STEP=$(LAB_STEP)
+status help:
+	@$(MAKE) --no-print-directory -C $(LAB_TOP) $@
 clean:
 	rm -rf $(LAB_TOP)/build/$(LAB_STEP) run

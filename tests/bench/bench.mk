@@ -5,22 +5,30 @@
 #       results/<gpu>/<chapter>.csv (tests/bench/bench.sh says how; BENCH_* variables there)
 #   make plots   docs/plots/<gpu>/*.png and *.svg from those CSVs (tests/bench/plots.sh)
 
-BENCH_TOOLS := $(addprefix build/bench/,cub_reduce cub_merge cub_sort copy)
+# The baselines each chapter is measured against (copy: the bandwidth ceiling).
+BASELINES_ch10-reduction := cub_reduce
+BASELINES_ch12-merge := cub_merge
+BASELINES_ch13-sort := cub_sort
+BENCH_TOOLS = $(addprefix build/bench/,copy $(foreach c,$(CHAPTERS),$(BASELINES_$(c))))
 BENCH_RUNS = $(foreach c,$(CHAPTERS),$(filter build/solutions/$(c)/%,$(SOL_RUNS)))
 BENCH_JOBS ?= $(shell nproc 2>/dev/null || echo 4)
 
 # The baselines are C++ with CUB (not lab code), built like the steps and linked
 # with the same common objects: the same options, timing and --csv line.
-build/bench/%.o: tests/bench/%.cu | build/bench/
-	$(NVCC) $(NVFLAGS) -Itests/bench -c $< -o $@
+build/bench/%.o: tests/bench/%.cu $(ARCH_STAMP) | build/bench/
+	$(call say,NVCC,$<)
+	$(Q)$(NVCC) $(NVFLAGS) -Itests/bench -c $< -o $@
 
-$(BENCH_TOOLS): build/bench/%: build/bench/%.o $(COMMON_OBJ)
-	$(NVCC) $^ $(LDFLAGS_CUDA) -o $@
+build/bench/%: build/bench/%.o $(COMMON_OBJ)
+	$(call say,LINK,$@)
+	$(Q)$(NVCC) $^ $(LDFLAGS_CUDA) -o $@
 
 .PHONY: bench-build
 bench-build: $(BENCH_TOOLS) $(BENCH_RUNS)
 
+# A benchmark needs a GPU: without one it stops before compiling anything.
 bench:
+	@nvidia-smi -L >/dev/null 2>&1 || { echo "make bench: no NVIDIA GPU visible (nvidia-smi finds none): benchmarks run on a GPU machine; nothing was built" >&2; exit 3; }
 	@$(MAKE) --no-print-directory -j$(BENCH_JOBS) bench-build
 	@bash tests/bench/bench.sh $(CHAPTERS)
 

@@ -67,10 +67,12 @@ static inline void bench_report(const lab_opts *o, const char *step, const char 
 
 /* Parses the options, needs a GPU, runs run_size(o, n, ctx) on every size;
  * the exit status is ./run's: 0 when every size passed, 1 when one failed. */
-static inline int bench_main(int argc, char **argv, lab_opts *o, const char *tool, const char *help,
+static inline int bench_main(int argc, char **argv, lab_opts *o, const lab_opt_spec *spec, const char *tool,
                              int (*run_size)(const lab_opts *o, int64_t n, const void *ctx), const void *ctx)
 {
-    lab_parse_opts(argc, argv, o, tool, help);
+    lab_parse_opts(argc, argv, o, spec, tool);
+    if (o->nsizes == 0)
+        o->sizes[0] = o->size, o->nsizes = 1;
     lab_require_gpu(tool);
     int all_pass = 1;
     for (int s = 0; s < o->nsizes; s++)

@@ -25,7 +25,7 @@ static int run_size(const lab_opts *o, int64_t n, const void *ctx)
     lab_rng rng = lab_rng_seeded(o->seed);
     for (int64_t i = 0; i < n; i++)
         x[i] = (uint32_t)lab_rng_next(&rng) | 1u; /* never zero */
-    work w = {lab_dev_upload(x, bytes), lab_dev_poisoned(bytes), bytes};
+    work w = {lab_dev_upload(x, bytes, "src"), lab_dev_poisoned(bytes, "dst"), bytes};
     launch(&w);
     lab_dev_download(y, w.dst, bytes);
     const int pass = memcmp(x, y, bytes) == 0;
@@ -39,5 +39,8 @@ static int run_size(const lab_opts *o, int64_t n, const void *ctx)
 int main(int argc, char **argv)
 {
     lab_opts o = lab_opts_defaults();
-    return bench_main(argc, argv, &o, "copy", "cudaMemcpyAsync device to device of -n 4-byte elements\n", run_size, NULL);
+    lab_opt_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.about = "cudaMemcpyAsync device to device of -n 4-byte elements: the bandwidth ceiling.";
+    return bench_main(argc, argv, &o, &spec, "copy", run_size, NULL);
 }

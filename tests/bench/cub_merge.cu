@@ -6,7 +6,7 @@
 #include <cub/device/device_merge.cuh>
 
 #include "bench_tool.h"
-#include "merge.h"
+#include "merge_ref.h"
 
 typedef struct {
     void *temp;
@@ -43,11 +43,11 @@ static int run_size(const lab_opts *o, int64_t total, const void *ctx)
         fprintf(stderr, "cub_merge: unknown --dist %s\n", o->dist);
         exit(LAB_EXIT_USAGE);
     }
-    w.A = (const int *)lab_dev_upload(A, sizeof(int) * (size_t)w.m);
-    w.B = (const int *)lab_dev_upload(B, sizeof(int) * (size_t)w.n);
-    w.C = (int *)lab_dev_poisoned(sizeof(int) * (size_t)total);
+    w.A = (const int *)lab_dev_upload(A, sizeof(int) * (size_t)w.m, "A");
+    w.B = (const int *)lab_dev_upload(B, sizeof(int) * (size_t)w.n, "B");
+    w.C = (int *)lab_dev_poisoned(sizeof(int) * (size_t)total, "C");
     CUDA_CHECK(merge_cub(&w, NULL, w.temp_bytes));
-    w.temp = lab_dev_poisoned(w.temp_bytes);
+    w.temp = lab_dev_poisoned(w.temp_bytes, "CUB temp");
     launch(&w);
     lab_dev_download(C, w.C, sizeof(int) * (size_t)total);
     int64_t unsorted = -1;
@@ -73,7 +73,10 @@ static int run_size(const lab_opts *o, int64_t total, const void *ctx)
 int main(int argc, char **argv)
 {
     lab_opts o = lab_opts_defaults();
-    return bench_main(argc, argv, &o, "cub_merge",
-                      "cub::DeviceMerge::MergeKeys over -n totals (m = n = total/2 unless --m); --dist as ./run's\n",
-                      run_size, NULL);
+    lab_opt_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.options = LAB_OPT_M | LAB_OPT_DIST;
+    spec.dists = merge_dists;
+    spec.about = "cub::DeviceMerge::MergeKeys over -n totals (m = n = total/2 unless --m); --dist as ./run's.";
+    return bench_main(argc, argv, &o, &spec, "cub_merge", run_size, NULL);
 }

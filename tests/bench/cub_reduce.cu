@@ -63,10 +63,10 @@ static int run_size(const lab_opts *o, int64_t n, const void *ctx)
     reduce_ref_result ref;
     reduce_ref(w.kind, x, n, &ref);
     w.n = (int)n;
-    w.in = lab_dev_upload(x, sizeof(reduce_t) * (size_t)n);
-    w.out = lab_dev_poisoned(sizeof(reduce_t));
+    w.in = lab_dev_upload(x, sizeof(reduce_t) * (size_t)n, "input");
+    w.out = lab_dev_poisoned(sizeof(reduce_t), "output");
     CUDA_CHECK(reduce_cub(&w, NULL, w.temp_bytes));
-    w.temp = lab_dev_poisoned(w.temp_bytes);
+    w.temp = lab_dev_poisoned(w.temp_bytes, "CUB temp");
     launch(&w);
     reduce_t got;
     lab_dev_download(&got, w.out, sizeof got);
@@ -89,6 +89,10 @@ int main(int argc, char **argv)
     lab_opts o = lab_opts_defaults();
     o.type = "float";
     o.dist = "digits"; /* reduce_driver.c's default input */
-    return bench_main(argc, argv, &o, "cub_reduce", "cub::DeviceReduce over -n sizes: --op sum|max|min --type int|float\n",
-                      run_size, NULL);
+    lab_opt_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.options = LAB_OPT_OP | LAB_OPT_TYPE | LAB_OPT_DIST;
+    spec.ops = reduce_all_ops, spec.types = reduce_all_types, spec.dists = reduce_dists;
+    spec.about = "cub::DeviceReduce over -n sizes, on ./run's inputs.";
+    return bench_main(argc, argv, &o, &spec, "cub_reduce", run_size, NULL);
 }

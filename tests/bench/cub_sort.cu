@@ -12,7 +12,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include "bench_tool.h"
-#include "sort.h"
+#include "sort_ref.h"
 
 template <typename T>
 struct less_than {
@@ -81,10 +81,10 @@ static const char *check(const unsigned int *keys_in, const unsigned int *keys_o
     return why;
 }
 
-/* ctx: an int, 1 for --keys-only (sort_driver.c's own option) */
 static int run_size(const lab_opts *o, int64_t n, const void *ctx)
 {
-    const int keys_only = *(const int *)ctx;
+    const int keys_only = o->keys_only;
+    (void)ctx;
     bench_check_size(n);
     work w;
     memset(&w, 0, sizeof w);
@@ -104,16 +104,16 @@ static int run_size(const lab_opts *o, int64_t n, const void *ctx)
         fprintf(stderr, "cub_sort: unknown --dist %s\n", o->dist);
         exit(LAB_EXIT_USAGE);
     }
-    w.keys_in = (const unsigned int *)lab_dev_upload(keys, bytes);
-    w.keys_out = (unsigned int *)lab_dev_poisoned(bytes);
+    w.keys_in = (const unsigned int *)lab_dev_upload(keys, bytes, "keys_in");
+    w.keys_out = (unsigned int *)lab_dev_poisoned(bytes, "keys_out");
     if (!keys_only) { /* values: each key's input index (got_v holds them until the sort writes it) */
         for (int64_t i = 0; i < n; i++)
             got_v[i] = (unsigned int)i;
-        w.values_in = (const unsigned int *)lab_dev_upload(got_v, bytes);
-        w.values_out = (unsigned int *)lab_dev_poisoned(bytes);
+        w.values_in = (const unsigned int *)lab_dev_upload(got_v, bytes, "values_in");
+        w.values_out = (unsigned int *)lab_dev_poisoned(bytes, "values_out");
     }
     CUDA_CHECK(sort_cub(&w, NULL, w.temp_bytes));
-    w.temp = lab_dev_poisoned(w.temp_bytes);
+    w.temp = lab_dev_poisoned(w.temp_bytes, "CUB temp");
     launch(&w);
     lab_dev_download(got_k, w.keys_out, bytes);
     if (!keys_only)
@@ -134,18 +134,15 @@ static int run_size(const lab_opts *o, int64_t n, const void *ctx)
 
 int main(int argc, char **argv)
 {
-    int keys_only = 0;
-    for (int a = 1; a < argc; a++)
-        if (strcmp(argv[a], "--keys-only") == 0) {
-            keys_only = 1;
-            memmove(&argv[a], &argv[a + 1], sizeof(char *) * (size_t)(argc - a));
-            argc--, a--;
-        }
+    static const char *const variants[] = {"radix", "merge", NULL}, *const types[] = {"uint", "int", NULL};
     lab_opts o = lab_opts_defaults();
     o.type = "uint";
     o.variant = "radix";
-    return bench_main(argc, argv, &o, "cub_sort",
-                      "CUB's sorts over -n sizes: --variant radix (DeviceRadixSort) | merge (DeviceMergeSort),\n"
-                      "--type uint|int, --keys-only (default: pairs, value = input index), --dist as ./run's\n",
-                      run_size, &keys_only);
+    lab_opt_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.options = LAB_OPT_VARIANT | LAB_OPT_TYPE | LAB_OPT_DIST | LAB_OPT_KEYS_ONLY;
+    spec.variants = variants, spec.types = types, spec.dists = sort_dists;
+    spec.about = "CUB's sorts over -n sizes: --variant radix (DeviceRadixSort) | merge (DeviceMergeSort);\n"
+                 "pairs unless --keys-only (value = input index), on ./run's inputs.";
+    return bench_main(argc, argv, &o, &spec, "cub_sort", run_size, NULL);
 }

@@ -18,9 +18,9 @@ nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | t
 make -j"$(nproc)" -k "${targets[@]}" >"$out/build.log" 2>&1 || { tail -n 40 "$out/build.log"; echo "BUILD FAILED"; }
 tests_sol=(); for s in "${sol[@]}"; do tests_sol+=("build/$s/test"); done
 tests_ex=(); for s in "${ex[@]}"; do tests_ex+=("build/$s/test"); done
-bash tests/run-suites.sh suites build/tests/common "${tests_sol[@]}" >"$out/suites.log" 2>&1; rs=$?
-bash tests/run-suites.sh exercises "${tests_ex[@]}" >"$out/exercises.log" 2>&1; re=$?
-bash tests/mutants.sh "${muts[@]}" >"$out/mutants.log" 2>&1; rm=$?
+bash tests/tools/run-suites.sh suites build/tests/common "${tests_sol[@]}" >"$out/suites.log" 2>&1; rs=$?
+bash tests/tools/run-suites.sh exercises "${tests_ex[@]}" >"$out/exercises.log" 2>&1; re=$?
+bash tests/tools/mutants.sh "${muts[@]}" >"$out/mutants.log" 2>&1; rm=$?
 for s in "${sol[@]}"; do echo "\$ build/$s/run"; "build/$s/run"; done >"$out/runs.log" 2>&1
 if [ "${SANITIZE:-1}" = 1 ]; then bash tests/sanitize.sh "${sol[@]}" >"$out/sanitize.log" 2>&1; rz=$?; else rz=skipped; fi
 echo "== suites (exit $rs)"; grep -E 'Synthesis|Skipped|passed|!!' "$out/suites.log"

@@ -2,7 +2,12 @@
 # Runs Criterion test binaries and sums what they report.
 #   run-suites.sh suites BIN...     every suite must pass; prints each Synthesis
 #                                   line, the skipped count (Criterion leaves skips
-#                                   out of Synthesis) and a total.
+#                                   out of Synthesis) and a total. The maintainers'
+#                                   run (make test, CI): tests that need a GPU skip.
+#   run-suites.sh check BIN         a student's step (make check): as suites, but a
+#                                   test that did not run is not a pass: when GPU
+#                                   tests skipped, it says so and exits 3. The result
+#                                   is kept in <bin>.result for `make status`.
 #   run-suites.sh exercises BIN...  every unmodified exercise must FAIL its tests
 #                                   and name its TODO in the failure message.
 # A suite with Tested: 0 and nothing skipped is a false pass and fails the run.
@@ -25,7 +30,7 @@ for bin in "$@"; do
         echo "$out"; echo "!! $name: no Synthesis line (exit $rc): the suite did not run"; bad=1; continue
     fi
     case $mode in
-    suites)
+    suites | check)
         if [ "$rc" != 0 ] || [ "$failing" != 0 ] || [ "$crashing" != 0 ]; then
             echo "$out" | grep -v '^\[RUN \]\|^\[PASS\]'; bad=1
         fi
@@ -54,6 +59,23 @@ for bin in "$@"; do
     esac
 done
 
+if [ "$mode" = check ]; then
+    result=$bin.result
+    if [ "$bad" != 0 ] || [ "$tot_fail" != 0 ] || [ "$tot_crash" != 0 ]; then
+        echo "FAIL $(date '+%Y-%m-%d %H:%M') $tot_pass of $tot_tested tests passed" >"$result"
+        echo "FAIL: $((tot_fail + tot_crash)) of $tot_tested tests failed; the messages above say where."
+        exit 1
+    fi
+    if [ "$tot_skip" != 0 ]; then
+        echo "NOT RUN $(date '+%Y-%m-%d %H:%M') ${why:-skipped}" >"$result"
+        echo "your kernel was not run: ${why:-its tests were skipped} ($tot_skip tests skipped, $tot_pass host tests passed)."
+        echo "This is not a pass: run make check on a machine with an NVIDIA GPU (README: Getting a GPU)."
+        exit 3
+    fi
+    echo "PASS $(date '+%Y-%m-%d %H:%M') $tot_pass of $tot_tested tests passed on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)" >"$result"
+    echo "PASS: all $tot_pass tests passed on the GPU."
+    exit 0
+fi
 if [ "$mode" = suites ]; then
     echo "Total over $# suites: Synthesis: Tested: $tot_tested | Passing: $tot_pass | Failing: $tot_fail | Crashing: $tot_crash"
     echo "Skipped: $tot_skip$([ "$tot_skip" != 0 ] && echo ' (tests that need a GPU skip when none is visible)')"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# sanitize.sh STEP...: compute-sanitizer (memcheck, racecheck, synccheck,
-# initcheck) over each step's ./run on a small input. tests/sanitize.conf
+# sanitize.sh [--memcheck-only] STEP...: compute-sanitizer (memcheck, racecheck,
+# synccheck, initcheck) over each step's ./run on a small input. --memcheck-only
+# (make check): memcheck alone, reported in a line or two. tests/sanitize.conf
 # may give a step its own arguments, extra runs (printed variants), and mark
 # the runs documented as unsafe, which may report.
 #   args  <step> <./run arguments>
@@ -9,14 +10,17 @@
 set -uo pipefail
 conf=tests/sanitize.conf
 tools=${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}
+brief=0
+if [ "${1:-}" = --memcheck-only ]; then tools=memcheck brief=1; shift; fi
 command -v compute-sanitizer >/dev/null || { echo "sanitize: compute-sanitizer is not on PATH (it ships with the CUDA Toolkit)"; exit 2; }
 bad=0
-lookup() { awk -v k="$1" -v s="$2" '$1 == k && $2 == s { $1 = ""; $2 = ""; sub(/^ +/, ""); print }' "$conf" 2>/dev/null; }
+# a step's lines in the conf, under its own path or its solution's
+lookup() { awk -v k="$1" -v s="$2" -v t="solutions/${2#solutions/}" '$1 == k && ($2 == s || $2 == t) { $1 = ""; $2 = ""; sub(/^ +/, ""); print }' "$conf" 2>/dev/null; }
 for step in "$@"; do
     args=$(lookup args "$step" | head -n1); args=${args:--n 2^16 --reps 1}
-    allowed=$(grep -c "^allow $step\$" "$conf" 2>/dev/null)
+    allowed=$(grep -c "^allow \(solutions/\)\?${step#solutions/}\$" "$conf" 2>/dev/null)
     runs=("$args")
-    while IFS= read -r extra; do [ -n "$extra" ] && runs+=("$extra"); done < <(lookup extra "$step")
+    [ "$brief" = 1 ] || while IFS= read -r extra; do [ -n "$extra" ] && runs+=("$extra"); done < <(lookup extra "$step")
     for r in "${!runs[@]}"; do
         run_args=${runs[$r]}
         for tool in $tools; do
@@ -26,6 +30,14 @@ for step in "$@"; do
             summary=$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | sed 's/^========= //')
             # exit 99: the sanitizer found errors; 1: ./run's own check failed
             what=$([ "$rc" = 99 ] && echo "${summary:-errors}" || echo "./run exit $rc, sanitizer: ${summary:-no summary}")
+            if [ "$brief" = 1 ]; then
+                if [ "$rc" = 99 ]; then
+                    echo "compute-sanitizer memcheck found errors in $step's ./run $run_args:"
+                    grep -m 6 -E '^========= (Invalid|    at|Program hit|    by)' "$log"; echo "  (the whole report: $log)"; bad=1
+                elif [ "$rc" = 0 ]; then echo "compute-sanitizer memcheck: clean ($step's ./run $run_args)"
+                else echo "compute-sanitizer memcheck: ./run exited $rc (the tests above say why)"; fi
+                continue
+            fi
             if [ "$rc" = 0 ]; then
                 printf 'clean    %-44s %-10s %s\n' "$step" "$tool" "$run_args"
             elif [ "$r" -gt 0 ] || [ "${allowed:-0}" != 0 ]; then
