@@ -1,6 +1,8 @@
-/* reduce.h - chapter 10's interface: the element type and the operator with
- * its identity (defined once, for every step and the CPU reference), what
- * every step's launcher takes, and the device helpers the steps share. */
+/* reduce.h - chapter 10's interface: the element, the operator and its
+ * identity (once, for every step and the CPU reference), what a launcher
+ * takes, and the step descriptor through which the driver and the tests ask a
+ * step what it is (its defaults, options, launch check and, for the book's
+ * single-block kernels, the book's analysis). */
 #ifndef LAB_REDUCE_H
 #define LAB_REDUCE_H
 
@@ -8,10 +10,11 @@
 #include <string.h>
 
 #include "lab.h"
+#include "options.h"
 
 LAB_BEGIN_C
 
-/* --op and --type. Steps 1-3 are the book's float sums; steps 4-7 take all six kinds. */
+/* --op and --type. Steps 1-3 are the book's float sums; steps 4-8 take all six kinds. */
 typedef enum { REDUCE_SUM, REDUCE_MAX, REDUCE_MIN } reduce_op;
 typedef enum { REDUCE_INT, REDUCE_FLOAT } reduce_type;
 typedef struct {
@@ -19,31 +22,25 @@ typedef struct {
     reduce_type type;
 } reduce_kind;
 
-/* One element of steps 4-7: 32 bits holding an int, or a float's bits, as the
+/* One element of steps 4-8: 32 bits holding an int, or a float's bits, as the
  * kind says. Section 10.1: every type has "the same computation structure";
  * only reduce_combine and reduce_identity look inside. */
 typedef int32_t reduce_t;
 
+/* A float's bits and back, the same on the host and the GPU (where the copy
+ * compiles to nothing: the bits stay in their register). */
 static inline __host__ __device__ float reduce_as_float(reduce_t bits)
 {
-#ifdef __CUDA_ARCH__
-    return __int_as_float(bits);
-#else
     float f;
     memcpy(&f, &bits, sizeof f);
     return f;
-#endif
 }
 
 static inline __host__ __device__ reduce_t reduce_float_bits(float f)
 {
-#ifdef __CUDA_ARCH__
-    return __float_as_int(f);
-#else
     reduce_t bits;
     memcpy(&bits, &f, sizeof bits);
     return bits;
-#endif
 }
 
 /* The operator (Fig 10.2), once for every step and the CPU reference: a op b
@@ -74,145 +71,116 @@ static inline __host__ __device__ reduce_t reduce_identity(reduce_kind k)
  * compile-time constant equal to blockDim.x; here the block is a parameter). */
 #define REDUCE_MAX_BLOCK 1024
 
-/* ./run --analyze (steps 1-3): what the instrumented kernel records. Slot s
- * is the iteration whose stride is 2^s; active threads set their lane bit,
- * and each warp access ORs in the 128-byte segments it touches (relative to
- * base, the input array: N <= 2048 floats is at most 64 segments). */
+/* -n's limit for the steps that take any N: 2^34 elements, 64 GiB of input
+ * (indices are 64-bit; the limit is the GPU's memory). */
+#define REDUCE_MAX_N ((int64_t)1 << 34)
+
+/* ./run --analyze and --example (steps 1-3): what the instrumented kernel
+ * records (reduce_analyze, common/reduce_device.cuh). Slot s is the time step
+ * whose stride is 2^s; an active thread sets its lane bit, each warp access to
+ * global memory ORs in the 128-byte segments it touches (relative to base, the
+ * input: N <= 2048 floats is at most 64 segments), and the first
+ * REDUCE_EXAMPLE_THREADS threads note which elements they read and wrote. */
 #define REDUCE_SLOTS 12
-#define REDUCE_ACCESSES 3
+#define REDUCE_ACCESSES 3 /* the two elements an active thread combines, and the one it writes */
+#define REDUCE_EXAMPLE_THREADS 32
+#define REDUCE_EXAMPLE_MAX_N (2 * REDUCE_EXAMPLE_THREADS)
 typedef struct {
-    unsigned long long base;                                              /* set by the host: the input's address */
-    unsigned int lanes[REDUCE_SLOTS][REDUCE_MAX_BLOCK / 32];             /* active lanes per warp */
+    unsigned long long base; /* set by the host: the input's address */
+    unsigned int lanes[REDUCE_SLOTS][REDUCE_MAX_BLOCK / 32];                            /* active lanes per warp */
     unsigned long long segments[REDUCE_SLOTS][REDUCE_ACCESSES][REDUCE_MAX_BLOCK / 32]; /* per access, per warp */
     unsigned long long out_requests; /* after the tree: thread 0's global read of the result and write of *output */
+    /* per slot, thread and access: 1 + i for input[i], -(1 + i) for the i-th element of shared memory, 0 none */
+    int element[REDUCE_SLOTS][REDUCE_EXAMPLE_THREADS][REDUCE_ACCESSES];
 } reduce_counters;
 
-/* What every step's launcher takes; block, grid and per_thread come back
- * filled in with what ran. */
+/* What every step's launcher takes; block, grid, coarsen and per_thread come
+ * back filled in with what ran (the step's check sets them). */
 typedef struct {
     reduce_kind kind;
     int block;   /* threads per block (steps 1-3: the largest; they run one block of N/2) */
-    int grid;    /* blocks; 0: derived from N (steps 6-7 accept any grid: grid-stride loop) */
-    int coarsen; /* COARSE_FACTOR (Fig 10.15): each thread combines 2*coarsen elements first (steps 5-7) */
-    int variant; /* steps 6-7: which form, 1 or 2 (0: the first) */
-    reduce_counters *counters; /* --analyze, steps 1-3: device counters; else NULL */
+    int grid;    /* blocks; 0: derived from N (steps 6-8 accept any grid: grid-stride loop) */
+    int coarsen; /* COARSE_FACTOR (Fig 10.15): each thread combines 2*coarsen elements first (steps 5-8) */
+    int variant; /* steps 6-8: which form, 1 or 2 (0: the first) */
+    reduce_counters *counters; /* --analyze, --example (steps 1-3): device counters; else NULL */
     int64_t per_thread; /* out: the most elements one thread combines in sequence before the tree */
 } reduce_params;
 
 /* Each step: *output_d = the reduction of input_d[0, n), all in device
- * memory, one element (float for steps 1-3, reduce_t for steps 4-7). Steps 1
+ * memory, one element (float for steps 1-3, reduce_t for steps 4-8). Steps 1
  * and 2 reduce in place: input_d is overwritten, as in the book. Returns NULL
  * once launched, or why these parameters cannot run (nothing launched). */
 const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_params *p);
 
-/* Steps 1-3 run the book's single-block kernels as printed: one block of N/2
- * threads, N a power of two from 2 to 2 x block (at most 2048). */
-static inline const char *reduce_single_block_check(int64_t n, const reduce_params *p)
-{
-    if (p->kind.op != REDUCE_SUM || p->kind.type != REDUCE_FLOAT)
-        return "steps 1-3 are the book's float sum kernels: use --op sum --type float (steps 4-7 take max, min and int)";
-    if (p->block < 1 || p->block > REDUCE_MAX_BLOCK)
-        return "block must be 1 to 1024 threads";
-    if (n < 2 || n > 2 * (int64_t)p->block || (n & (n - 1)) != 0)
-        return "steps 1-3 run one block of N/2 threads, as the book does: N must be a power of two from 2 to "
-               "2 x --block (2048 at most); steps 4-7 take any N";
-    return NULL;
-}
+/* ---- the step descriptor ------------------------------------------------- */
 
-/* Steps 4-7: the kind, and a block the tree can use: a power of two for the
- * halving shared-memory tree (steps 4-5), whole warps for the warp trees (6-7). */
-static inline const char *reduce_multi_block_check(const reduce_params *p, int whole_warps)
-{
-    if ((unsigned)p->kind.op > REDUCE_MIN || (unsigned)p->kind.type > REDUCE_FLOAT)
-        return "unknown operator or type";
-    if (p->block < 1 || p->block > REDUCE_MAX_BLOCK)
-        return "block must be 1 to 1024 threads";
-    if (!whole_warps && (p->block & (p->block - 1)) != 0)
-        return "block must be a power of two: the tree halves the active threads each step";
-    if (whole_warps && p->block % 32 != 0)
-        return "block must be a multiple of 32: each warp reduces 32 elements";
-    if (p->coarsen < 1)
-        return "--coarsen must be at least 1";
-    return NULL;
-}
+/* A count --analyze measures (reduce_metric_value, common/reduce_host.c). */
+typedef enum {
+    REDUCE_SECTION,         /* not a count: the row is a heading */
+    REDUCE_WARP_STEPS,      /* warps with an active thread, summed over time steps */
+    REDUCE_LANES_CONSUMED,  /* the same x 32: the execution resources consumed */
+    REDUCE_RESULTS,         /* results committed by active threads */
+    REDUCE_EFFICIENCY,      /* committed / consumed */
+    REDUCE_DIVERGENT_STEPS, /* time steps in which a warp has active and idle threads */
+    REDUCE_TREE_REQUESTS,   /* global requests of the tree (the loads, for Fig 10.11) */
+    REDUCE_OUT_REQUESTS,    /* after the tree: thread 0's read of the result, write of *output */
+    REDUCE_ALL_REQUESTS     /* the two above together */
+} reduce_metric;
 
-/* Blocks for n elements, per_block each: p->grid = 0 derives ceil(n / per_block);
- * a given grid must cover n when cover is set (steps 4-5 map one segment per block). */
-static inline const char *reduce_set_grid(int64_t n, int64_t per_block, reduce_params *p, int cover)
-{
-    const int64_t need = (n + per_block - 1) / per_block;
-    if (p->grid < 0)
-        return "--grid must not be negative";
-    if (p->grid == 0 && need > 2147483647LL)
-        return "N needs more than 2^31 - 1 blocks: raise --block or --coarsen";
-    if (p->grid == 0)
-        p->grid = (int)need;
-    else if (cover && p->grid < need)
-        return "--grid too small: each block takes one segment of 2 x coarsen x block elements (leave --grid 0)";
-    return NULL;
-}
+/* One line of the book's analysis of a figure, as --analyze prints it: the
+ * measured count beside the book's formula at this N and the number the book
+ * prints. For a REDUCE_SECTION row, label is the heading. */
+typedef struct reduce_book reduce_book;
+typedef struct {
+    const reduce_book *book;   /* the figure it is about */
+    reduce_metric metric;
+    const char *label;         /* what is counted */
+    const char *formula;       /* the book's formula ("" when it gives none) */
+    double (*formula_at)(double n); /* its value at N (formulas count N/64 whole warps: N >= 64) */
+    const char *at_256, *at_2048; /* the number the book prints at N = 256, N = 2048 ("" none) */
+    const char *remark;           /* printed at any other N, or where the book gives words, not a number */
+} reduce_book_row;
+
+/* What --analyze makes of the counters (reduce_analyze_counts): per time step
+ * of the tree in the order the kernel runs them, and in all. */
+typedef struct {
+    int steps;
+    int stride[REDUCE_SLOTS], warps[REDUCE_SLOTS], divergent[REDUCE_SLOTS], threads[REDUCE_SLOTS],
+        requests[REDUCE_SLOTS];
+    long long warp_steps;      /* warps with at least one active thread, summed over time steps */
+    long long divergent_steps; /* time steps in which some warp has active and inactive threads */
+    long long results;         /* results committed by active threads */
+    long long requests_tree;   /* global requests of the tree: distinct 128-byte segments per warp access */
+    long long requests_out;    /* after the tree: thread 0's read of the result, write of *output */
+} reduce_analysis;
+
+/* The book's figure a single-block step implements; its rows are those of
+ * reduce_book_rows (common/reduce_host.c) that name it. */
+struct reduce_book {
+    const char *figure;     /* "Fig 10.6, the simple kernel" */
+    const char *picture;    /* the figure --example draws from the kernel's records: "Fig 10.7" */
+    const char *first_step; /* what the first time step is, when the book says ("" none) */
+    int strides_double;     /* 1: the strides run 1, 2, 4, ... (Fig 10.6); 0: blockDim.x, ..., 1 */
+    void (*note)(int64_t n, const reduce_analysis *a); /* what more the book says at this N (NULL: nothing) */
+};
+
+/* What a step is, for the driver and the generic tests: each step's kernel
+ * file defines its reduce_step_info, at the top, beside its launcher. */
+typedef struct {
+    int block;     /* --block's default */
+    int coarsen;   /* --coarsen's default (1 where the step takes no --coarsen) */
+    int one_block; /* 1: one block of N/2 threads, as the book's first kernels (steps 1-3) */
+    int64_t n;     /* -n's default; 0 with one_block: 2 x --block */
+    /* The launch check, pure host (common/reduce_host.c): NULL when these
+     * parameters can run, with p's grid, block and per_thread set; else why
+     * not, with the allowed range. ./run asks it before it looks for a GPU. */
+    const char *(*check)(int64_t n, reduce_params *p);
+    const reduce_book *book; /* steps 1-3: the book's analysis (--analyze, --example); else NULL */
+    lab_opt_spec opts;       /* the options it takes: kinds (--op, --type), --variant names, its --help paragraph */
+} reduce_step;
+
+extern const reduce_step reduce_step_info;
 
 LAB_END_C
-
-#ifdef __CUDACC__
-/* Combines value into *output atomically: atomicAdd/Max/Min where the GPU has
- * them; float max and min have none, so compare-and-swap until ours is in. */
-static inline __device__ void reduce_atomic(reduce_kind k, reduce_t *output, reduce_t value)
-{
-    if (k.type == REDUCE_INT && k.op == REDUCE_SUM)
-        atomicAdd(output, value);
-    else if (k.type == REDUCE_INT && k.op == REDUCE_MAX)
-        atomicMax(output, value);
-    else if (k.type == REDUCE_INT)
-        atomicMin(output, value);
-    else if (k.op == REDUCE_SUM)
-        atomicAdd((float *)output, reduce_as_float(value));
-    else {
-        reduce_t old = *output, assumed;
-        do {
-            assumed = old;
-            old = atomicCAS(output, assumed, reduce_combine(k, assumed, value));
-        } while (old != assumed);
-    }
-}
-
-static __global__ void reduce_identity_kernel(reduce_t *output, reduce_kind k)
-{
-    *output = reduce_identity(k);
-}
-
-/* Steps 4-7: *output starts as the identity, then every block combines its
- * result into it (the book assumes *output == 0 before the launch). */
-static inline void reduce_start_output(reduce_t *output, reduce_kind k)
-{
-    reduce_identity_kernel<<<1, 1>>>(output, k);
-    CUDA_CHECK_LAUNCH();
-}
-
-/* --analyze (steps 1-3): an active thread of the iteration with this stride
- * records its lane and the global addresses it reads and writes (NULL: not
- * global memory). Costs one not-taken branch when counters is NULL. */
-static inline __device__ void reduce_analyze(reduce_counters *counters, unsigned int stride, const void *read1,
-                                             const void *read2, const void *write)
-{
-    if (counters == NULL)
-        return;
-    const unsigned int slot = __ffs(stride) - 1, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const void *access[REDUCE_ACCESSES] = {read1, read2, write};
-    atomicOr(&counters->lanes[slot][warp], 1u << lane);
-    for (int a = 0; a < REDUCE_ACCESSES; a++)
-        if (access[a] != NULL)
-            atomicOr(&counters->segments[slot][a][warp],
-                     1ull << (((unsigned long long)access[a] - counters->base) / 128 % 64));
-}
-
-/* --analyze: thread 0 writes *output (one request), after reading the result
- * from global memory (one more) or from shared memory (global_read NULL). */
-static inline __device__ void reduce_analyze_output(reduce_counters *counters, const void *global_read)
-{
-    if (counters != NULL)
-        atomicAdd(&counters->out_requests, global_read != NULL ? 2ull : 1ull);
-}
-#endif
 
 #endif

@@ -3,19 +3,20 @@
 
 #include <string.h>
 
-const char *const reduce_dists[] = {"digits", "negative", "mixed", "uniform", NULL};
+#include "report.h"
 
-static const char *const op_names[] = {"sum", "max", "min"};
-static const char *const type_names[] = {"int", "float"};
+const char *const reduce_dists[] = {"digits", "negative", "mixed", "uniform", NULL};
+const char *const reduce_all_ops[] = {"sum", "max", "min", NULL};
+const char *const reduce_all_types[] = {"int", "float", NULL};
 
 int reduce_parse_kind(const char *op, const char *type, reduce_kind *k)
 {
     int o = -1, t = -1;
-    for (int i = 0; i < 3; i++)
-        if (strcmp(op, op_names[i]) == 0)
+    for (int i = 0; reduce_all_ops[i] != NULL; i++)
+        if (strcmp(op, reduce_all_ops[i]) == 0)
             o = i;
-    for (int i = 0; i < 2; i++)
-        if (strcmp(type, type_names[i]) == 0)
+    for (int i = 0; reduce_all_types[i] != NULL; i++)
+        if (strcmp(type, reduce_all_types[i]) == 0)
             t = i;
     if (o < 0 || t < 0)
         return -1;
@@ -26,12 +27,12 @@ int reduce_parse_kind(const char *op, const char *type, reduce_kind *k)
 
 const char *reduce_op_name(reduce_op op)
 {
-    return (unsigned)op < 3 ? op_names[op] : "?";
+    return (unsigned)op <= REDUCE_MIN ? reduce_all_ops[op] : "?";
 }
 
 const char *reduce_type_name(reduce_type type)
 {
-    return (unsigned)type < 2 ? type_names[type] : "?";
+    return (unsigned)type <= REDUCE_FLOAT ? reduce_all_types[type] : "?";
 }
 
 /* A nonzero integer in [lo, hi] (lo <= -1 or hi >= 1). */
@@ -121,42 +122,15 @@ int reduce_check(reduce_kind k, reduce_t got, const reduce_ref_result *r, int64_
         const int same = k.type == REDUCE_FLOAT ? reduce_as_float(got) == reduce_as_float(r->want) : got == r->want;
         reduce_format(k.type, r->want, w, sizeof w);
         if (!same)
-            snprintf(why, len, "result = %s, expected %s exactly", g, w);
+            snprintf(why, len, "result = %s%s, expected %s exactly", g, lab_marker_meaning((uint32_t)got), w);
         return same;
     }
     const double bound = reduce_float_bound(r->sum_abs, height);
     const double err = fabs((double)reduce_as_float(got) - r->sum);
     const int ok = err <= bound; /* false for NaN */
     if (!ok)
-        snprintf(why, len, "result = %s, expected %.17g within %.3g (float bound for a tree of height %lld), off by %.6g",
-                 g, r->sum, bound, (long long)height, err);
+        snprintf(why, len,
+                 "result = %s%s, expected %.17g within %.3g (float bound for a tree of height %lld), off by %.6g", g,
+                 lab_marker_meaning((uint32_t)got), r->sum, bound, (long long)height, err);
     return ok;
-}
-
-void reduce_analyze_counts(const reduce_counters *c, int step, int threads, reduce_analysis *a)
-{
-    int top = 0;
-    while (2 << top <= threads)
-        top++;
-    const int warps = (threads + 31) / 32;
-    memset(a, 0, sizeof *a);
-    a->steps = top + 1;
-    for (int k = 0; k <= top; k++) {
-        const int slot = step == 1 ? k : top - k;
-        a->stride[k] = 1 << slot;
-        for (int w = 0; w < warps && w < REDUCE_MAX_BLOCK / 32; w++) {
-            const int here = __builtin_popcount(c->lanes[slot][w]);
-            const int in_warp = threads - 32 * w < 32 ? threads - 32 * w : 32;
-            a->warps[k] += here > 0;
-            a->divergent[k] += here > 0 && here < in_warp;
-            a->threads[k] += here;
-            for (int acc = 0; acc < REDUCE_ACCESSES; acc++)
-                a->requests[k] += __builtin_popcountll(c->segments[slot][acc][w]);
-        }
-        a->warp_steps += a->warps[k];
-        a->divergent_steps += a->divergent[k] > 0;
-        a->results += a->threads[k];
-        a->requests_tree += a->requests[k];
-    }
-    a->requests_out = (long long)c->out_requests;
 }

@@ -1,5 +1,5 @@
-/* reduce_ref.h - chapter 10's CPU side: the reference reduction, the input
- * distributions, the float error bound and the check of one result. */
+/* reduce_ref.h - chapter 10's CPU reference: the input distributions, the
+ * reference reduction, the float error bound and the check of one result. */
 #ifndef LAB_REDUCE_REF_H
 #define LAB_REDUCE_REF_H
 
@@ -8,6 +8,8 @@
 
 LAB_BEGIN_C
 
+/* The kinds' names, NULL-terminated: --op sum, max, min; --type int, float. */
+extern const char *const reduce_all_ops[], *const reduce_all_types[];
 /* "sum"/"max"/"min" and "int"/"float" -> k; 0, or -1 when either is unknown. */
 int reduce_parse_kind(const char *op, const char *type, reduce_kind *k);
 const char *reduce_op_name(reduce_op op);
@@ -47,29 +49,13 @@ double reduce_float_bound(double sum_abs, int64_t height);
 /* The height of a step's summation tree from how it ran: per_thread
  * sequential adds, at most 10 tree levels in a block of at most 1024 threads
  * (or 5 + 5 for two warp levels), then one atomic add per block, one after
- * another. */
+ * another. p: as the step's check left it. */
 int64_t reduce_tree_height(const reduce_params *p);
 
 /* 1 when got is right: bit for bit when r->exact, else within the bound for
- * the height. Otherwise 0, with a one-line reason in why. */
+ * the height. Otherwise 0, with a one-line reason in why (which says so when
+ * got is the poison: *output never written). */
 int reduce_check(reduce_kind k, reduce_t got, const reduce_ref_result *r, int64_t height, char *why, size_t len);
-
-/* --analyze: the instrumented kernel's counters, per time step of the tree in
- * the order the kernel runs them (step 1: stride 1, 2, 4, ...; steps 2-3:
- * blockDim.x, blockDim.x/2, ..., where step 3's first is its loads). */
-typedef struct {
-    int steps;
-    int stride[REDUCE_SLOTS], warps[REDUCE_SLOTS], divergent[REDUCE_SLOTS], threads[REDUCE_SLOTS],
-        requests[REDUCE_SLOTS];
-    long long warp_steps;      /* warps with at least one active thread, summed over time steps */
-    long long divergent_steps; /* time steps in which some warp has active and inactive threads */
-    long long results;         /* results committed by active threads */
-    long long requests_tree;   /* global requests of the tree: distinct 128-byte segments per warp access */
-    long long requests_out;    /* after the tree: thread 0's read of the result, write of *output */
-} reduce_analysis;
-
-/* Summarizes c for a one-block run of the given step with `threads` threads. */
-void reduce_analyze_counts(const reduce_counters *c, int step, int threads, reduce_analysis *a);
 
 /* A value as text: "%d" for ints, "%.9g" for floats. */
 void reduce_format(reduce_type type, reduce_t v, char *buf, size_t len);

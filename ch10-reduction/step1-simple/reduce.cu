@@ -1,14 +1,20 @@
-/* Exercise made from solutions/ch10-reduction/step1-simple/reduce.cu by `make exercises`: fill in each TODO. `make diff STEP=ch10-reduction/step1-simple` compares. */
-/* reduce.cu - ch10 step 1: the book's first reduction kernel (Fig 10.6). One
- * block of N/2 threads sums N floats in place; the stride doubles from 1. */
-#include "reduce.h"
+/* Exercise made from solutions/ch10-reduction/step1-simple/reduce.cu by `make exercises` (sum 58592919): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step1-simple` help. */
+/* reduce.cu - ch10 step 1: the chapter's first kernel, a reduction tree in one
+ * block of N/2 threads that sums N floats in place, the stride doubling from 1.
+ * Figs 10.6, 10.7 (the sequential loop of Fig 10.2 is the CPU reference). */
+#include "reduce_device.cuh"
 
-/* Fig 10.6: thread t owns input[2t] (Fig 10.7); in the iteration with stride s
- * the threads whose index is a multiple of s add the partial sum s elements
- * to their right into their own. counters: NULL, or ./run --analyze's. */
+/* What this step is, for ./run and the tests (reduce_step, common/reduce.h). */
+const reduce_step reduce_step_info = {
+    .block = 1024, .coarsen = 1, .one_block = 1, .check = reduce_one_block_check, .book = &reduce_fig_10_6,
+    .opts = REDUCE_ONE_BLOCK_SPEC("Step 1 runs Fig 10.6 as printed (it sums in place); --example draws Fig 10.7.\n")};
+
+/* Fig 10.6: thread t owns input[2t] (Fig 10.7); in the time step with stride s
+ * the threads whose index is a multiple of s add the partial sum s elements to
+ * their right into their own. counters: NULL, or ./run --analyze's. */
 __global__ void SimpleSumReductionKernel(float *input, float *output, reduce_counters *counters)
 {
-    /* TODO(1): Fig 10.6 lines 02-08: i = 2*threadIdx.x; for stride = 1, 2, 4, ... while stride <= blockDim.x: if threadIdx.x % stride == 0, input[i] += input[i + stride] and call reduce_analyze(counters, stride, &input[i], &input[i + stride], &input[i]) for --analyze; __syncthreads() at the end of every iteration */
+    /* TODO(1): Fig 10.6 lines 02-08, the tree: each thread owns input[2*threadIdx.x]; for stride = 1, 2, 4, ... up to blockDim.x, the threads whose index is a multiple of stride add the element stride to the right of their own into it; a barrier ends every time step */
     if (threadIdx.x == 0) {
         *output = input[0];
         reduce_analyze_output(counters, &input[0]);
@@ -17,18 +23,5 @@ __global__ void SimpleSumReductionKernel(float *input, float *output, reduce_cou
 
 const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_params *p)
 {
-    const char *why = reduce_single_block_check(n, p);
-    if (why != NULL)
-        return why;
-    p->block = (int)(n / 2); /* section 10.3: one block of N/2 threads */
-    p->grid = 1;
-    p->per_thread = 1;
-    SimpleSumReductionKernel<<<1, p->block>>>((float *)input_d, (float *)output_d, p->counters);
-    CUDA_CHECK_LAUNCH();
-    return NULL;
+    return reduce_launch_one_block(SimpleSumReductionKernel, input_d, n, output_d, p);
 }
-
-/* Added by `make exercises`: ./run and the tests print this while the TODOs are undone. */
-extern "C" const char *const lab_step_todos =
-    "\n  Exercise: TODOs left in ch10-reduction/step1-simple (`make diff STEP=ch10-reduction/step1-simple` shows the solution):\n"
-    "    ch10-reduction/step1-simple/reduce.cu:11: TODO(1) Fig 10.6 lines 02-08: i = 2*threadIdx.x; for stride = 1, 2, 4, ... while stride <= blockDim.x: if threadIdx.x % stride == 0, input[i] += input[i + stride] and call reduce_analyze(counters, stride, &input[i], &input[i + stride], &input[i]) for --analyze; __syncthreads() at the end of every iteration\n";

@@ -1,15 +1,20 @@
-/* Exercise made from solutions/ch10-reduction/step2-convergent/reduce.cu by `make exercises`: fill in each TODO. `make diff STEP=ch10-reduction/step2-convergent` compares. */
-/* reduce.cu - ch10 step 2: the convergent kernel (Fig 10.9). The owners are
- * the first threads, the stride halves from blockDim.x: active threads stay
- * contiguous, so whole warps drop out instead of diverging. */
-#include "reduce.h"
+/* Exercise made from solutions/ch10-reduction/step2-convergent/reduce.cu by `make exercises` (sum 1009841112): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step2-convergent` help. */
+/* reduce.cu - ch10 step 2: the owners sit side by side and the stride halves
+ * from blockDim.x, so the active threads stay contiguous and whole warps drop
+ * out instead of diverging. Figs 10.8, 10.9. */
+#include "reduce_device.cuh"
 
-/* Fig 10.9: thread t owns input[t] (Fig 10.8); in the iteration with stride s
+/* What this step is, for ./run and the tests (reduce_step, common/reduce.h). */
+const reduce_step reduce_step_info = {
+    .block = 1024, .coarsen = 1, .one_block = 1, .check = reduce_one_block_check, .book = &reduce_fig_10_9,
+    .opts = REDUCE_ONE_BLOCK_SPEC("Step 2 runs Fig 10.9 as printed (it sums in place); --example draws Fig 10.8.\n")};
+
+/* Fig 10.9: thread t owns input[t] (Fig 10.8); in the time step with stride s
  * the first s threads add the partial sum s elements to their right into
  * their own. counters: NULL, or ./run --analyze's. */
 __global__ void ConvergentSumReductionKernel(float *input, float *output, reduce_counters *counters)
 {
-    /* TODO(1): Fig 10.9 lines 02-08: i = threadIdx.x; for stride = blockDim.x, halving while stride >= 1: if threadIdx.x < stride, input[i] += input[i + stride] and call reduce_analyze(counters, stride, &input[i], &input[i + stride], &input[i]) for --analyze; __syncthreads() at the end of every iteration */
+    /* TODO(1): Fig 10.9 lines 02-08, the tree: thread t owns input[t]; for stride = blockDim.x, halving down to 1, the first stride threads add the element stride to the right of their own into it; a barrier ends every time step */
     if (threadIdx.x == 0) {
         *output = input[0];
         reduce_analyze_output(counters, &input[0]);
@@ -18,18 +23,5 @@ __global__ void ConvergentSumReductionKernel(float *input, float *output, reduce
 
 const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_params *p)
 {
-    const char *why = reduce_single_block_check(n, p);
-    if (why != NULL)
-        return why;
-    p->block = (int)(n / 2); /* section 10.3: one block of N/2 threads */
-    p->grid = 1;
-    p->per_thread = 1;
-    ConvergentSumReductionKernel<<<1, p->block>>>((float *)input_d, (float *)output_d, p->counters);
-    CUDA_CHECK_LAUNCH();
-    return NULL;
+    return reduce_launch_one_block(ConvergentSumReductionKernel, input_d, n, output_d, p);
 }
-
-/* Added by `make exercises`: ./run and the tests print this while the TODOs are undone. */
-extern "C" const char *const lab_step_todos =
-    "\n  Exercise: TODOs left in ch10-reduction/step2-convergent (`make diff STEP=ch10-reduction/step2-convergent` shows the solution):\n"
-    "    ch10-reduction/step2-convergent/reduce.cu:12: TODO(1) Fig 10.9 lines 02-08: i = threadIdx.x; for stride = blockDim.x, halving while stride >= 1: if threadIdx.x < stride, input[i] += input[i + stride] and call reduce_analyze(counters, stride, &input[i], &input[i + stride], &input[i]) for --analyze; __syncthreads() at the end of every iteration\n";

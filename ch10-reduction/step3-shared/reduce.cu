@@ -1,38 +1,30 @@
-/* Exercise made from solutions/ch10-reduction/step3-shared/reduce.cu by `make exercises`: fill in each TODO. `make diff STEP=ch10-reduction/step3-shared` compares. */
-/* reduce.cu - ch10 step 3: the shared-memory kernel (Fig 10.11). The first
- * iteration reads global memory once; the rest of the tree stays in shared
- * memory, and the input is left unchanged. */
-#include "reduce.h"
+/* Exercise made from solutions/ch10-reduction/step3-shared/reduce.cu by `make exercises` (sum 3477395619): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step3-shared` help. */
+/* reduce.cu - ch10 step 3: each thread adds its two elements while loading,
+ * and the rest of step 2's tree runs in shared memory, so global memory sees
+ * each element once and the input is left unchanged. Figs 10.10, 10.11. */
+#include "reduce_device.cuh"
+
+/* What this step is, for ./run and the tests (reduce_step, common/reduce.h). */
+const reduce_step reduce_step_info = {
+    .block = 1024, .coarsen = 1, .one_block = 1, .check = reduce_one_block_check, .book = &reduce_fig_10_11,
+    .opts = REDUCE_ONE_BLOCK_SPEC("Step 3 runs Fig 10.11 (blockDim.x for BLOCK_DIM); --example draws Fig 10.10.\n")};
 
 /* Fig 10.11: thread t adds input[t] and input[t + blockDim.x] into input_s[t]
- * (the first iteration, Fig 10.10), then Fig 10.9's tree runs in input_s.
+ * (the first time step, Fig 10.10), then Fig 10.9's tree runs in input_s.
  * counters: NULL, or ./run --analyze's. */
 __global__ void SharedMemorySumReductionKernel(float *input, float *output, reduce_counters *counters)
 {
-    __shared__ float input_s[REDUCE_MAX_BLOCK]; /* line 02: BLOCK_DIM in the book */
+    __shared__ float input_s[REDUCE_MAX_BLOCK]; /* line 02: BLOCK_DIM in the book (errata E10.4) */
     unsigned int t = threadIdx.x;
-    /* TODO(1): Fig 10.11 lines 04-10: input_s[t] = input[t] + input[t + blockDim.x] (then reduce_analyze(counters, blockDim.x, &input[t], &input[t + blockDim.x], NULL)); for stride = blockDim.x/2, halving while >= 1: __syncthreads() first, then if threadIdx.x < stride, input_s[t] += input_s[t + stride] and reduce_analyze(counters, stride, NULL, NULL, NULL) */
+    /* TODO(1): Fig 10.11 lines 04-10: the first time step while loading (input_s[t] = input[t] + input[t + blockDim.x]), then the tree of step 2 in input_s, from stride blockDim.x/2, with the barrier at the top of the loop */
     input_s[t] = 0.0f;
     if (threadIdx.x == 0) {
         *output = input_s[0];
-        reduce_analyze_output(counters, NULL);
+        reduce_analyze_output(counters, &input_s[0]);
     }
 }
 
 const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_params *p)
 {
-    const char *why = reduce_single_block_check(n, p);
-    if (why != NULL)
-        return why;
-    p->block = (int)(n / 2); /* section 10.3: one block of N/2 threads */
-    p->grid = 1;
-    p->per_thread = 1;
-    SharedMemorySumReductionKernel<<<1, p->block>>>((float *)input_d, (float *)output_d, p->counters);
-    CUDA_CHECK_LAUNCH();
-    return NULL;
+    return reduce_launch_one_block(SharedMemorySumReductionKernel, input_d, n, output_d, p);
 }
-
-/* Added by `make exercises`: ./run and the tests print this while the TODOs are undone. */
-extern "C" const char *const lab_step_todos =
-    "\n  Exercise: TODOs left in ch10-reduction/step3-shared (`make diff STEP=ch10-reduction/step3-shared` shows the solution):\n"
-    "    ch10-reduction/step3-shared/reduce.cu:14: TODO(1) Fig 10.11 lines 04-10: input_s[t] = input[t] + input[t + blockDim.x] (then reduce_analyze(counters, blockDim.x, &input[t], &input[t + blockDim.x], NULL)); for stride = blockDim.x/2, halving while >= 1: __syncthreads() first, then if threadIdx.x < stride, input_s[t] += input_s[t + stride] and reduce_analyze(counters, stride, NULL, NULL, NULL)\n";

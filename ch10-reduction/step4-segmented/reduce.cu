@@ -1,45 +1,45 @@
-/* Exercise made from solutions/ch10-reduction/step4-segmented/reduce.cu by `make exercises`: fill in each TODO. `make diff STEP=ch10-reduction/step4-segmented` compares. */
-/* reduce.cu - ch10 step 4: hierarchical reduction (Figs 10.12-10.13). Any N:
- * each block reduces its own segment of 2*blockDim.x elements with step 3's
- * tree, and thread 0 adds the block's result into *output atomically. */
-#include "reduce.h"
+/* Exercise made from solutions/ch10-reduction/step4-segmented/reduce.cu by `make exercises` (sum 2378310047): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step4-segmented` help. */
+/* reduce.cu - ch10 step 4: any number of blocks, each reducing its own
+ * segment of 2 x blockDim.x elements with step 3's tree, then adding its
+ * result into *output with one atomic; for any N and any operator.
+ * Figs 10.12, 10.13. */
+#include "block_tree.cuh"
 
-/* Fig 10.13, for any N and any operator: the segment of block b starts at
- * 2*blockDim.x*b; elements past N count as the operator's identity. */
+/* What this step is, for ./run and the tests (reduce_step, common/reduce.h). */
+const reduce_step reduce_step_info = {
+    .block = 1024, .coarsen = 1, .n = 1 << 24, .check = reduce_segment_check,
+    .opts = REDUCE_ANY_N_SPEC(REDUCE_SEGMENT_OPTIONS, NULL,
+                              "Step 4 (Fig 10.13): a segment of 2 x --block elements per block, --block a power\n"
+                              "of two; a given --grid must cover N.\n")};
+
+/* Fig 10.13 lines 03-06: block b's segment starts at 2*blockDim.x*b; thread t
+ * combines its two elements of it into input_s[t]. Elements past N count as
+ * the operator's identity (the book assumes whole segments: errata E10.5). */
+static __device__ __forceinline__ void load_segment(const reduce_t *input, int64_t N, reduce_kind kind,
+                                                    reduce_t *input_s)
+{
+    unsigned int t = threadIdx.x;
+    /* TODO(1): Fig 10.13 lines 03-06: the block's segment start (2*blockDim.x*blockIdx.x, as int64_t) and this thread's first element i = segment + t; input_s[t] = input[i] combined with input[i + blockDim.x] */
+    input_s[t] = reduce_identity(kind);
+}
+
+/* Fig 10.13, for any N and any operator: load the segment, run step 3's tree
+ * (block_tree.cuh), and thread 0 combines the block's result into *output. */
 __global__ void SegmentedReductionKernel(const reduce_t *input, reduce_t *output, int64_t N, reduce_kind kind)
 {
     __shared__ reduce_t input_s[REDUCE_MAX_BLOCK]; /* line 02: BLOCK_DIM in the book */
-    unsigned int t = threadIdx.x;
-    /* TODO(1): Fig 10.13 lines 03-06: segment = 2*blockDim.x*blockIdx.x (as int64_t), i = segment + t; input_s[t] = input[i] combined with input[i + blockDim.x], each replaced by reduce_identity(kind) when its index is >= N */
-    input_s[t] = reduce_identity(kind);
-    for (unsigned int stride = blockDim.x / 2; stride >= 1; stride /= 2) {
-        __syncthreads();
-        if (t < stride) {
-            input_s[t] = reduce_combine(kind, input_s[t], input_s[t + stride]);
-        }
-    }
-    if (t == 0) {
-        /* TODO(2): Fig 10.13 line 14: combine the block's result input_s[0] into *output with reduce_atomic (atomicAdd for a sum): other blocks do the same at the same time */
+    load_segment(input, N, kind, input_s);
+    block_tree(input_s, kind); /* lines 07-12: step 3's tree */
+    if (threadIdx.x == 0) {
+        /* TODO(2): Fig 10.13 line 14: combine the block's result input_s[0] into *output atomically: every block does the same at the same time */
     }
 }
 
 const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_params *p)
 {
-    const char *why = reduce_multi_block_check(p, 0);
-    if (why == NULL)
-        why = reduce_set_grid(n, 2 * (int64_t)p->block, p, 1); /* section 10.7: N / (2 x blockDim.x) blocks */
-    if (why != NULL)
-        return why;
-    p->per_thread = 2;
-    reduce_start_output((reduce_t *)output_d, p->kind);
-    if (n > 0)
+    const char *why = reduce_start(n, output_d, p); /* the launch check, then *output = the identity */
+    if (why == NULL && n > 0)
         SegmentedReductionKernel<<<p->grid, p->block>>>((const reduce_t *)input_d, (reduce_t *)output_d, n, p->kind);
     CUDA_CHECK_LAUNCH();
-    return NULL;
+    return why;
 }
-
-/* Added by `make exercises`: ./run and the tests print this while the TODOs are undone. */
-extern "C" const char *const lab_step_todos =
-    "\n  Exercise: TODOs left in ch10-reduction/step4-segmented (`make diff STEP=ch10-reduction/step4-segmented` shows the solution):\n"
-    "    ch10-reduction/step4-segmented/reduce.cu:13: TODO(1) Fig 10.13 lines 03-06: segment = 2*blockDim.x*blockIdx.x (as int64_t), i = segment + t; input_s[t] = input[i] combined with input[i + blockDim.x], each replaced by reduce_identity(kind) when its index is >= N\n"
-    "    ch10-reduction/step4-segmented/reduce.cu:22: TODO(2) Fig 10.13 line 14: combine the block's result input_s[0] into *output with reduce_atomic (atomicAdd for a sum): other blocks do the same at the same time\n";

@@ -1,21 +1,60 @@
-/* reduce.c - ch10, every step (built with -DLAB_STEP_NUM=N). CPU tests of the
- * operator, its identity, the reference, the inputs and the float bound run
- * in CI; GPU tests run the step's launcher: steps 1-3 on every size the book's
- * single block allows (and the refusals of the others) plus --analyze's counts
- * at N = 256 and 2048; steps 4-7 on empty, tiny, odd and >= 2^24 inputs, for
- * sum, max and min on int and float, block sizes, coarse factors and forms. */
+/* reduce.c - ch10, every step. CPU tests of the operator, its identity, the
+ * reference, the inputs, the float bound, the book's analysis tables, the
+ * --example picture and the step's own launch check run in CI. GPU tests run
+ * the step's launcher on what its descriptor (reduce_step_info) says it takes:
+ * the book's single-block steps on every size one block allows (and the
+ * refusals of the others); the others on empty, tiny, odd and >= 2^24 inputs,
+ * for every kind, block size, coarse factor and form they take. A step's own
+ * tests (the --analyze counts, its picture) are in tests/ch10-reduction/<step>.c. */
 #include <string.h>
 
-#include "lab_test.h"
-#include "reduce.h"
-#include "reduce_ref.h"
-
-#define STEP LAB_STEP_NUM
+#include "reduce_test.h"
 
 static const reduce_kind all_kinds[6] = {{REDUCE_SUM, REDUCE_INT},   {REDUCE_MAX, REDUCE_INT},
                                          {REDUCE_MIN, REDUCE_INT},   {REDUCE_SUM, REDUCE_FLOAT},
                                          {REDUCE_MAX, REDUCE_FLOAT}, {REDUCE_MIN, REDUCE_FLOAT}};
-static const reduce_kind float_sum = {REDUCE_SUM, REDUCE_FLOAT};
+const reduce_kind reduce_test_float_sum = {REDUCE_SUM, REDUCE_FLOAT};
+#define float_sum reduce_test_float_sum
+#define STEP (&reduce_step_info)
+
+/* ---- what the step says it takes --------------------------------------------------- */
+
+static int takes(unsigned option)
+{
+    return (STEP->opts.options & option) != 0;
+}
+
+static int takes_kind(reduce_kind k)
+{
+    return lab_name_in(reduce_op_name(k.op), STEP->opts.ops) && lab_name_in(reduce_type_name(k.type), STEP->opts.types);
+}
+
+/* The forms to run: 1..count of its --variant names, or 0 when it has none. */
+static int variant_count(void)
+{
+    int n = 0;
+    while (takes(LAB_OPT_VARIANT) && STEP->opts.variants[n] != NULL)
+        n++;
+    return n;
+}
+
+static int variant_at(int v)
+{
+    return variant_count() > 0 ? v : 0;
+}
+
+/* A given coarse factor, or the step's own where it takes no --coarsen. */
+static int coarsen_or_default(int c)
+{
+    return takes(LAB_OPT_COARSEN) ? c : STEP->coarsen;
+}
+
+/* 1 when the step's check accepts this launch. */
+static int accepts(int64_t n, reduce_kind kind, int block, int coarsen, int variant, int grid)
+{
+    reduce_params p = {kind, block, grid, coarsen, variant, NULL, 0};
+    return STEP->check(n, &p) == NULL;
+}
 
 /* ---- CPU: the operator, the identity, the reference, the bound ------------- */
 
@@ -84,7 +123,7 @@ Test(reduce_host, inputs_are_never_zero_and_stay_in_range)
                 const double v = t ? reduce_as_float(x[i]) : x[i];
                 cr_assert(v != 0.0 && fabs(v) <= 1000.0, "%s %s: x[%lld] = %g", reduce_dists[d], t ? "float" : "int",
                           (long long)i, v);
-                neg += v < 0, pos += v > 0;
+                neg += v<0, pos += v> 0;
             }
             if (strcmp(reduce_dists[d], "digits") == 0)
                 cr_assert(neg == 0, "digits are 1..9");
@@ -129,8 +168,8 @@ Test(reduce_host, float_bound_holds_for_the_steps_order_and_is_not_vacuous)
         reduce_make_input("uniform", REDUCE_FLOAT, &rng, x, n);
         reduce_ref_result r;
         reduce_ref(float_sum, x, n, &r);
-        reduce_params p = {float_sum, block, 0, coarsen, 0, NULL, 2 * coarsen};
-        cr_assert_null(reduce_set_grid(n, 2 * (int64_t)coarsen * block, &p, 1));
+        reduce_params p = {float_sum, block, 0, coarsen, 0, NULL, 0};
+        cr_assert_null(reduce_coarsened_check(n, &p));
         float total = 0.0f;
         double largest = 0.0;
         for (int b = 0; b < p.grid; b++) {
@@ -166,6 +205,17 @@ Test(reduce_host, float_bound_holds_for_the_steps_order_and_is_not_vacuous)
     free(x);
 }
 
+Test(reduce_host, a_never_written_output_says_so)
+{
+    reduce_t x[4] = {1, 2, 3, 4};
+    reduce_ref_result r;
+    char why[256];
+    const reduce_kind isum = {REDUCE_SUM, REDUCE_INT};
+    reduce_ref(isum, x, 4, &r);
+    cr_assert(!reduce_check(isum, (reduce_t)LAB_POISON_WORD, &r, 12, why, sizeof why));
+    cr_assert(strstr(why, "never written") != NULL, "the poison must be named as such: %s", why);
+}
+
 Test(reduce_host, kinds_parse)
 {
     reduce_kind k;
@@ -175,36 +225,132 @@ Test(reduce_host, kinds_parse)
     cr_assert_eq(reduce_parse_kind("sum", "double", &k), -1);
 }
 
+/* ---- CPU: the step's descriptor and its launch check (no GPU) ---------------------- */
+
+Test(reduce_host, the_descriptor_says_what_the_step_takes)
+{
+    cr_assert(STEP->check != NULL && STEP->opts.about != NULL && STEP->opts.about[0] != '\0',
+              "%s: a step names its launch check and its --help paragraph", lab_step_name);
+    cr_assert(STEP->opts.dists == reduce_dists && STEP->opts.ops != NULL && STEP->opts.types != NULL);
+    cr_assert(takes_kind(float_sum), "every step sums floats");
+    cr_assert_eq(takes(LAB_OPT_VARIANT), variant_count() > 0, "--variant goes with its names");
+    cr_assert_eq(STEP->book != NULL, takes(LAB_OPT_ANALYZE) && takes(LAB_OPT_EXAMPLE),
+                 "--analyze and --example go with the book's analysis of the figure");
+    cr_assert(STEP->book == NULL || STEP->one_block, "the book analyses its single-block kernels");
+    cr_assert(STEP->opts.max_n >= 2 && STEP->block >= 1 && STEP->coarsen >= 1);
+}
+
+Test(reduce_host, the_steps_defaults_pass_its_own_check)
+{
+    const int64_t n = STEP->one_block && STEP->n == 0 ? 2 * (int64_t)STEP->block : STEP->n;
+    reduce_params p = {float_sum, STEP->block, 0, STEP->coarsen, variant_at(1), NULL, 0};
+    const char *why = STEP->check(n, &p);
+    cr_assert_null(why, "%s refuses its own defaults (N = %lld): %s", lab_step_name, (long long)n, why ? why : "");
+    cr_assert(p.grid >= 1 && p.block >= 1 && p.per_thread >= 1, "the check derives the launch");
+    cr_assert(n <= STEP->opts.max_n);
+}
+
+Test(reduce_host, the_check_refuses_with_the_allowed_range)
+{
+    reduce_params p = {float_sum, 48, 0, STEP->coarsen, 0, NULL, 0};
+    const char *why = STEP->check(STEP->one_block ? 1000 : 100, &p);
+    cr_assert_not_null(why);
+    if (STEP->one_block)
+        cr_assert(strstr(why, "power of two from 2 to 2 x --block") != NULL, "the range of N: %s", why);
+    else
+        cr_assert(strstr(why, "--block must be") != NULL && strstr(why, "1024") != NULL, "the range of --block: %s",
+                  why);
+}
+
+/* ---- CPU: the book's analysis and the --example picture --------------------------- */
+
+/* The book's printed number at this N, parsed ("66%" is 0.66); -1 when it prints none. */
+static double printed_at(const reduce_book_row *row, int64_t n)
+{
+    const char *t = n == 256 ? row->at_256 : row->at_2048;
+    if (t[0] < '0' || t[0] > '9')
+        return -1.0;
+    return strchr(t, '%') != NULL ? atof(t) / 100.0 : atof(t);
+}
+
+/* Where the book prints a number and gives a formula, the formula gives it (to
+ * the printed digits): the table holds what the book says. (Fig 10.6's 736
+ * agrees with its formula, not with the kernel: errata E10.1.) */
+Test(reduce_host, the_books_formulas_give_the_numbers_it_prints)
+{
+    int compared = 0;
+    for (int i = 0; i < reduce_book_nrows; i++) {
+        const reduce_book_row *row = &reduce_book_rows[i];
+        for (int64_t n = 256; n <= 2048; n *= 8) {
+            const double printed = printed_at(row, n);
+            if (row->formula_at == NULL || printed < 0)
+                continue;
+            const double f = row->formula_at((double)n), tolerance = printed < 1.0 ? 0.005 : 0.5;
+            cr_assert(fabs(f - printed) <= tolerance, "%s, %s at N = %lld: the formula gives %g, the book prints %g",
+                      row->book->figure, row->label, (long long)n, f, printed);
+            compared++;
+        }
+    }
+    cr_assert_eq(compared, 11, "the tables hold the printed numbers of sections 10.4-10.6");
+}
+
+/* Fig 10.7 on 8 elements, recorded by hand as the kernel would: thread t owns
+ * element 2t; in the time step with stride s, threads t % s == 0 add 2t + s. */
+Test(reduce_host, the_picture_is_drawn_from_the_records)
+{
+    reduce_counters *c = calloc(1, sizeof *c);
+    for (int slot = 0; slot < 3; slot++)
+        for (int t = 0; t < 4; t++)
+            if (t % (1 << slot) == 0) {
+                c->lanes[slot][0] |= 1u << t;
+                c->element[slot][t][0] = 1 + 2 * t, c->element[slot][t][2] = 1 + 2 * t;
+                c->element[slot][t][1] = 1 + 2 * t + (1 << slot);
+            }
+    int owner[8];
+    reduce_picture_step rows[REDUCE_SLOTS];
+    cr_assert_eq(reduce_example_picture(c, 1, 8, owner, rows), 3);
+    const char *const elements[] = {"#+#+#+#+", "# + # + ", "#   +   "}, *const threads[] = {"####", "#.#.", "#..."};
+    for (int k = 0; k < 3; k++) {
+        cr_assert_str_eq(rows[k].elements, elements[k], "time step %d", k + 1);
+        cr_assert_str_eq(rows[k].threads, threads[k], "time step %d", k + 1);
+        cr_assert_eq(rows[k].stride, 1 << k);
+        cr_assert_str_eq(rows[k].from, "input");
+    }
+    cr_assert(owner[0] == 0 && owner[1] == -1 && owner[2] == 1 && owner[6] == 3);
+    free(c);
+}
+
 /* ---- GPU: the step's launcher ------------------------------------------------ */
 
-/* Runs the step once on n elements of dist and checks the one result. */
-static void check_step(int64_t n, reduce_kind kind, const char *dist, uint64_t seed, int block, int coarsen, int variant,
-                       int grid)
+void reduce_test_step(int64_t n, reduce_kind kind, const char *dist, uint64_t seed, int block, int coarsen, int variant,
+                      int grid)
 {
     reduce_t *x = lab_xmalloc(sizeof(reduce_t) * (size_t)(n > 0 ? n : 1));
     lab_rng rng = lab_rng_seeded(seed);
     cr_assert_eq(reduce_make_input(dist, kind.type, &rng, x, n), 0);
     reduce_ref_result ref;
     reduce_ref(kind, x, n, &ref);
-    void *in_d = lab_dev_upload(x, sizeof(reduce_t) * (size_t)n), *out_d = lab_dev_poisoned(sizeof(reduce_t));
+    void *in_d = lab_dev_upload(x, sizeof(reduce_t) * (size_t)n, "input_d");
+    void *out_d = lab_dev_poisoned(sizeof(reduce_t), "output_d");
     reduce_params p = {kind, block, grid, coarsen, variant, NULL, 0};
     const char *why = reduce_launch(in_d, n, out_d, &p);
-    cr_assert_null(why, "step %d refused n=%lld block=%d coarsen=%d variant=%d grid=%d: %s", STEP, (long long)n, block,
-                   coarsen, variant, grid, why ? why : "");
+    cr_assert_null(why, "%s refused n=%lld block=%d coarsen=%d variant=%d grid=%d: %s", lab_step_name, (long long)n,
+                   block, coarsen, variant, grid, why ? why : "");
     reduce_t got;
     lab_dev_download(&got, out_d, sizeof got);
     char detail[256];
     const int ok = reduce_check(kind, got, &ref, reduce_tree_height(&p), detail, sizeof detail);
-    cr_assert(ok, "step %d, %s %s of n=%lld (dist=%s seed=%llu block=%d grid=%d coarsen=%d variant=%d): %s%s", STEP,
-              reduce_op_name(kind.op), reduce_type_name(kind.type), (long long)n, dist, (unsigned long long)seed, p.block,
-              p.grid, coarsen, variant, detail, lab_todo_note());
+    cr_assert(ok, "%s, %s %s of n=%lld (dist=%s seed=%llu block=%d grid=%d coarsen=%d variant=%d): %s%s", lab_step_name,
+              reduce_op_name(kind.op), reduce_type_name(kind.type), (long long)n, dist, (unsigned long long)seed,
+              p.block, p.grid, p.coarsen, variant, detail, lab_todo_note());
     lab_dev_free(in_d), lab_dev_free(out_d), free(x);
 }
 
 /* The reason the launcher gives for refusing, NULL when it launched. */
 static const char *refusal(int64_t n, reduce_kind kind, int block, int coarsen, int variant, int grid)
 {
-    void *in_d = lab_dev_poisoned(sizeof(reduce_t) * (size_t)n), *out_d = lab_dev_poisoned(sizeof(reduce_t));
+    void *in_d = lab_dev_poisoned(sizeof(reduce_t) * (size_t)(n > 0 ? n : 1), "input_d");
+    void *out_d = lab_dev_poisoned(sizeof(reduce_t), "output_d");
     reduce_params p = {kind, block, grid, coarsen, variant, NULL, 0};
     const char *why = reduce_launch(in_d, n, out_d, &p);
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -212,102 +358,6 @@ static const char *refusal(int64_t n, reduce_kind kind, int block, int coarsen, 
     return why;
 }
 
-#if STEP <= 3
-/* Steps 1-3: one block of N/2 threads, N a power of two up to 2 x 1024. */
-GPU_TEST(reduce_gpu, every_power_of_two_the_single_block_takes)
-{
-    const char *dists[] = {"digits", "mixed", "uniform"};
-    for (int64_t n = 2; n <= 2048; n *= 2)
-        for (int d = 0; d < 3; d++)
-            for (int s = 0; s < LAB_TEST_NSEEDS; s++)
-                check_step(n, float_sum, dists[d], lab_test_seeds[s] + (uint64_t)n, 1024, 1, 0, 0);
-}
-
-GPU_TEST(reduce_gpu, a_smaller_block_caps_n)
-{
-    check_step(256, float_sum, "digits", lab_test_seeds[0], 128, 1, 0, 0);
-    check_step(64, float_sum, "negative", lab_test_seeds[1], 128, 1, 0, 0);
-}
-
-GPU_TEST(reduce_gpu, refuses_what_the_books_kernels_assume_away)
-{
-    const int64_t bad_n[] = {0, 1, 3, 6, 1000, 2047, 2049, 4096};
-    void *in_d = lab_dev_poisoned(4 * 4096), *out_d = lab_dev_poisoned(4);
-    for (size_t i = 0; i < sizeof bad_n / sizeof bad_n[0]; i++) {
-        reduce_params p = {float_sum, 1024, 0, 1, 0, NULL, 0};
-        cr_assert_not_null(reduce_launch(in_d, bad_n[i], out_d, &p), "step %d must refuse N = %lld (one block of N/2 threads)",
-                           STEP, (long long)bad_n[i]);
-    }
-    reduce_params small = {float_sum, 128, 0, 1, 0, NULL, 0};
-    cr_assert_not_null(reduce_launch(in_d, 512, out_d, &small), "N = 512 > 2 x block = 256 must be refused");
-    for (int k = 0; k < 6; k++) {
-        reduce_params p = {all_kinds[k], 1024, 0, 1, 0, NULL, 0};
-        if (k != 3)
-            cr_assert_not_null(reduce_launch(in_d, 2048, out_d, &p), "steps 1-3 are float sums: %s %s must be refused",
-                               reduce_op_name(all_kinds[k].op), reduce_type_name(all_kinds[k].type));
-    }
-    CUDA_CHECK(cudaDeviceSynchronize());
-    lab_dev_free(in_d), lab_dev_free(out_d);
-}
-
-/* ./run --analyze: the instrumented kernel's counts, worked out by hand from
- * the figures (docs/ch10-reduction.md; where the book differs, errata). */
-static void check_counts(int64_t n, long long warp_steps, long long results, long long requests, long long out,
-                         long long divergent_steps)
-{
-    reduce_t *x = lab_xmalloc(sizeof(reduce_t) * (size_t)n);
-    lab_rng rng = lab_rng_seeded(lab_test_seeds[0]);
-    reduce_make_input("digits", REDUCE_FLOAT, &rng, x, n);
-    void *in_d = lab_dev_upload(x, sizeof(reduce_t) * (size_t)n), *out_d = lab_dev_poisoned(sizeof(reduce_t));
-    reduce_counters *c = calloc(1, sizeof *c);
-    c->base = (unsigned long long)(uintptr_t)in_d;
-    reduce_params p = {float_sum, 1024, 0, 1, 0, lab_dev_upload(c, sizeof *c), 0};
-    cr_assert_null(reduce_launch(in_d, n, out_d, &p));
-    lab_dev_download(c, p.counters, sizeof *c);
-    reduce_analysis a;
-    reduce_analyze_counts(c, STEP, p.block, &a);
-    cr_assert(a.warp_steps == warp_steps && a.results == results && a.requests_tree == requests && a.requests_out == out &&
-                  a.divergent_steps == divergent_steps,
-              "step %d, N = %lld, --analyze counts: warps active %lld (want %lld), results %lld (want %lld), requests %lld "
-              "(want %lld), after the tree %lld (want %lld), divergent steps %lld (want %lld)%s",
-              STEP, (long long)n, a.warp_steps, warp_steps, a.results, results, a.requests_tree, requests, a.requests_out,
-              out, a.divergent_steps, divergent_steps, lab_todo_note());
-    lab_dev_free(in_d), lab_dev_free(out_d), lab_dev_free(p.counters), free(c), free(x);
-}
-
-GPU_TEST(reduce_gpu, analyze_counts_at_256_and_2048)
-{
-#if STEP == 1
-    check_counts(256, 27, 255, 141, 2, 7); /* the book: 736 / 32 = 23 active warps; see errata */
-    check_counts(2048, 223, 2047, 1149, 2, 10);
-#elif STEP == 2
-    check_counts(256, 12, 255, 36, 2, 5);
-    check_counts(2048, 68, 2047, 204, 2, 5);
-#else
-    check_counts(256, 12, 255, 8, 1, 5); /* the book: N/32 + 1 = 9 requests with the write of *output */
-    check_counts(2048, 68, 2047, 64, 1, 5);
-#endif
-}
-#endif
-
-#if STEP == 3
-GPU_TEST(reduce_gpu, leaves_the_input_unchanged)
-{
-    const int64_t n = 2048;
-    reduce_t *x = lab_xmalloc(sizeof(reduce_t) * n), *after = lab_xmalloc(sizeof(reduce_t) * n);
-    lab_rng rng = lab_rng_seeded(lab_test_seeds[1]);
-    reduce_make_input("digits", REDUCE_FLOAT, &rng, x, n);
-    void *in_d = lab_dev_upload(x, sizeof(reduce_t) * n), *out_d = lab_dev_poisoned(sizeof(reduce_t));
-    reduce_params p = {float_sum, 1024, 0, 1, 0, NULL, 0};
-    cr_assert_null(reduce_launch(in_d, n, out_d, &p));
-    lab_dev_download(after, in_d, sizeof(reduce_t) * n);
-    cr_assert_eq(memcmp(x, after, sizeof(reduce_t) * n), 0, "section 10.6: the shared-memory kernel leaves input unchanged%s",
-                 lab_todo_note());
-    lab_dev_free(in_d), lab_dev_free(out_d), free(x), free(after);
-}
-#endif
-
-#if STEP >= 4
 /* The distribution that exposes a wrong identity for the kind: padding with 0
  * raises a max of negatives and lowers a min of positives. */
 static const char *telling_dist(reduce_kind k, int i)
@@ -319,74 +369,173 @@ static const char *telling_dist(reduce_kind k, int i)
     return i % 2 ? "mixed" : "digits";
 }
 
-#if STEP <= 5
-static const int blocks[] = {1, 2, 32, 64, 256, 1024};
-#else
-static const int blocks[] = {32, 96, 256, 1024};
-#endif
-#define NBLOCKS (int)(sizeof blocks / sizeof blocks[0])
-#if STEP >= 6
-#define NVARIANTS 2
-#else
-#define NVARIANTS 1
-#endif
-
-GPU_TEST(reduce_gpu, empty_tiny_and_odd_sizes_every_kind)
+/* The block sizes the step takes, of 1, 2, 32, 64, 96, 256 and 1024. */
+static int blocks_taken(int *blocks)
 {
-    const int64_t sizes[] = {0, 1, 2, 3, 31, 32, 33, 255, 256, 257, 1000, 1023, 1024, 1025, 2047, 2048, 2049, 4097, 65535, 65537, 1000003};
+    static const int candidates[] = {1, 2, 32, 64, 96, 256, 1024};
+    int count = 0;
+    for (size_t b = 0; b < sizeof candidates / sizeof candidates[0]; b++)
+        if (accepts(STEP->one_block ? 2 * candidates[b] : 100003, float_sum, candidates[b], coarsen_or_default(8),
+                    variant_at(1), 0))
+            blocks[count++] = candidates[b];
+    return count;
+}
+
+GPU_TEST(reduce_gpu, every_size_the_step_takes)
+{
+    if (STEP->one_block) { /* one block of N/2 threads: N a power of two up to 2 x 1024 */
+        const char *dists[] = {"digits", "mixed", "uniform"};
+        for (int64_t n = 2; n <= 2048; n *= 2)
+            for (int d = 0; d < 3; d++)
+                for (int s = 0; s < LAB_TEST_NSEEDS; s++)
+                    reduce_test_step(n, float_sum, dists[d], lab_test_seeds[s] + (uint64_t)n, 1024, 1, 0, 0);
+        return;
+    }
+    const int64_t sizes[] = {0,    1,    2,    3,    31,   32,   33,   255,   256,   257,    1000,
+                             1023, 1024, 1025, 2047, 2048, 2049, 4097, 65535, 65537, 1000003};
     const int nsizes = (int)(sizeof sizes / sizeof sizes[0]);
+    int blocks[8];
+    const int nblocks = blocks_taken(blocks);
     for (int k = 0; k < 6; k++)
         for (int z = 0; z < nsizes; z++)
-            for (int v = 1; v <= NVARIANTS; v++)
-                check_step(sizes[z], all_kinds[k], telling_dist(all_kinds[k], z), lab_test_seeds[(k + z) % LAB_TEST_NSEEDS],
-                           blocks[(k + z) % NBLOCKS], 1 + (k + z) % 3, STEP >= 6 ? v : 0, 0);
+            for (int v = 1; v <= (variant_count() > 0 ? variant_count() : 1); v++)
+                reduce_test_step(sizes[z], all_kinds[k], telling_dist(all_kinds[k], z),
+                                 lab_test_seeds[(k + z) % LAB_TEST_NSEEDS], blocks[(k + z) % nblocks],
+                                 coarsen_or_default(1 + (k + z) % 3), variant_at(v), 0);
 }
 
 GPU_TEST(reduce_gpu, every_block_size_and_coarse_factor)
 {
+    if (STEP->one_block) { /* a smaller block caps N at 2 x block */
+        reduce_test_step(256, float_sum, "digits", lab_test_seeds[0], 128, 1, 0, 0);
+        reduce_test_step(64, float_sum, "negative", lab_test_seeds[1], 128, 1, 0, 0);
+        return;
+    }
     const int coarse[] = {1, 2, 3, 8};
-    for (int b = 0; b < NBLOCKS; b++)
-        for (int c = 0; c < 4; c++)
-            for (int v = 1; v <= NVARIANTS; v++)
+    int blocks[8];
+    const int nblocks = blocks_taken(blocks), ncoarse = takes(LAB_OPT_COARSEN) ? 4 : 1;
+    for (int b = 0; b < nblocks; b++)
+        for (int c = 0; c < ncoarse; c++)
+            for (int v = 1; v <= (variant_count() > 0 ? variant_count() : 1); v++)
                 for (int k = 0; k < 6; k++)
-                    check_step(100003 + 17 * b, all_kinds[k], telling_dist(all_kinds[k], b + c), lab_test_seeds[(b + c) % LAB_TEST_NSEEDS],
-                               blocks[b], coarse[c], STEP >= 6 ? v : 0, 0);
+                    reduce_test_step(100003 + 17 * b, all_kinds[k], telling_dist(all_kinds[k], b + c),
+                                     lab_test_seeds[(b + c) % LAB_TEST_NSEEDS], blocks[b],
+                                     coarsen_or_default(coarse[c]), variant_at(v), 0);
 }
 
-GPU_TEST(reduce_gpu, two_pow_24_and_beyond_every_kind)
+GPU_TEST(reduce_gpu, the_largest_inputs_every_kind)
 {
+    if (STEP->one_block) { /* the largest N each block size takes, floats that round */
+        const int blocks[] = {1, 64, 512, 1024};
+        for (int b = 0; b < 4; b++)
+            reduce_test_step(2 * (int64_t)blocks[b], float_sum, "uniform", lab_test_seeds[b % LAB_TEST_NSEEDS],
+                             blocks[b], 1, 0, 0);
+        return;
+    }
     for (int k = 0; k < 6; k++)
-        for (int v = 1; v <= NVARIANTS; v++)
-            check_step(((int64_t)1 << 24) + (k % 2 ? 3 : 0), all_kinds[k], telling_dist(all_kinds[k], k),
-                       lab_test_seeds[k % LAB_TEST_NSEEDS], 1024, 8, STEP >= 6 ? v : 0, 0);
-    check_step((int64_t)1 << 24, float_sum, "uniform", lab_test_seeds[2], 256, 4, STEP >= 6 ? 2 : 0, 0);
-    check_step(((int64_t)1 << 25) + 1, all_kinds[0], "uniform", lab_test_seeds[1], 512, 2, STEP >= 6 ? 1 : 0, 0);
+        for (int v = 1; v <= (variant_count() > 0 ? variant_count() : 1); v++)
+            reduce_test_step(((int64_t)1 << 24) + (k % 2 ? 3 : 0), all_kinds[k], telling_dist(all_kinds[k], k),
+                             lab_test_seeds[k % LAB_TEST_NSEEDS], 1024, coarsen_or_default(8), variant_at(v), 0);
+    reduce_test_step((int64_t)1 << 24, float_sum, "uniform", lab_test_seeds[2], 256, coarsen_or_default(4),
+                     variant_at(2), 0);
+    reduce_test_step(((int64_t)1 << 25) + 1, all_kinds[0], "uniform", lab_test_seeds[1], 512, coarsen_or_default(2),
+                     variant_at(1), 0);
 }
 
 GPU_TEST(reduce_gpu, given_grids)
 {
-#if STEP >= 6
-    const int grids[] = {1, 7, 1000}; /* grid-stride: any grid covers N */
-    for (int g = 0; g < 3; g++)
-        for (int v = 1; v <= 2; v++)
-            check_step(300007, all_kinds[g], telling_dist(all_kinds[g], g), lab_test_seeds[g], 256, 8, v, grids[g]);
-#else
-    check_step(300007, all_kinds[1], "negative", lab_test_seeds[0], 256, 8, 0, 2000); /* more blocks than needed */
-    cr_assert_not_null(refusal(300007, all_kinds[0], 256, 8, 0, 3), "a grid that does not cover N must be refused");
-#endif
+    if (STEP->one_block) { /* one block, whatever grid is asked for */
+        reduce_test_step(256, float_sum, "digits", lab_test_seeds[2], 1024, 1, 0, 7);
+        return;
+    }
+    if (STEP->check == reduce_grid_stride_check) { /* grid-stride: any grid covers N */
+        const int grids[] = {1, 7, 1000};
+        for (int g = 0; g < 3; g++)
+            for (int v = 1; v <= (variant_count() > 0 ? variant_count() : 1); v++)
+                reduce_test_step(300007, all_kinds[g], telling_dist(all_kinds[g], g), lab_test_seeds[g], 256,
+                                 coarsen_or_default(8), variant_at(v), grids[g]);
+        return;
+    }
+    /* one segment per block: more blocks than needed are fine, fewer are refused */
+    reduce_test_step(300007, all_kinds[1], "negative", lab_test_seeds[0], 256, coarsen_or_default(8), 0, 2000);
+    cr_assert_not_null(refusal(300007, all_kinds[0], 256, coarsen_or_default(8), 0, 3),
+                       "a grid that does not cover N must be refused");
 }
 
-GPU_TEST(reduce_gpu, refuses_impossible_parameters)
+GPU_TEST(reduce_gpu, refuses_what_the_step_cannot_run)
 {
-    const reduce_kind k = all_kinds[0];
-    cr_assert_not_null(refusal(100, k, 0, 8, 0, 0), "block 0");
-    cr_assert_not_null(refusal(100, k, 2048, 8, 0, 0), "block 2048");
-    cr_assert_not_null(refusal(100, k, STEP <= 5 ? 96 : 48, 8, 0, 0), "a block the tree cannot use");
-    cr_assert_not_null(refusal(100, k, 256, 0, 0, 0), "coarsen 0");
-#if STEP >= 6
-    cr_assert_not_null(refusal(100, k, 256, 8, 3, 0), "variant 3");
-#endif
-    const reduce_kind bad = {(reduce_op)7, REDUCE_INT};
-    cr_assert_not_null(refusal(100, bad, 256, 8, 0, 0), "an unknown operator");
+    if (STEP->one_block) { /* what the book's kernels assume away */
+        const int64_t bad_n[] = {0, 1, 3, 6, 1000, 2047, 2049, 4096};
+        for (size_t i = 0; i < sizeof bad_n / sizeof bad_n[0]; i++)
+            cr_assert_not_null(refusal(bad_n[i], float_sum, 1024, 1, 0, 0),
+                               "%s must refuse N = %lld (one block of N/2 threads)", lab_step_name,
+                               (long long)bad_n[i]);
+        cr_assert_not_null(refusal(512, float_sum, 128, 1, 0, 0), "N = 512 > 2 x block = 256 must be refused");
+    } else {
+        const reduce_kind k = all_kinds[0];
+        cr_assert_not_null(refusal(100, k, 0, STEP->coarsen, 0, 0), "block 0");
+        cr_assert_not_null(refusal(100, k, 2048, STEP->coarsen, 0, 0), "block 2048");
+        cr_assert_not_null(refusal(100, k, 48, STEP->coarsen, 0, 0), "a block the tree cannot use");
+        if (takes(LAB_OPT_COARSEN))
+            cr_assert_not_null(refusal(100, k, 256, 0, 0, 0), "coarsen 0");
+        if (variant_count() > 0)
+            cr_assert_not_null(refusal(100, k, 256, 8, variant_count() + 1, 0), "a variant the step does not have");
+        const reduce_kind bad = {(reduce_op)7, REDUCE_INT};
+        cr_assert_not_null(refusal(100, bad, 256, STEP->coarsen, 0, 0), "an unknown operator");
+    }
+    for (int k = 0; k < 6; k++)
+        if (!takes_kind(all_kinds[k]))
+            cr_assert_not_null(refusal(STEP->one_block ? 2048 : 100, all_kinds[k], 1024, STEP->coarsen, 0, 0),
+                               "%s takes no %s %s: it must be refused", lab_step_name, reduce_op_name(all_kinds[k].op),
+                               reduce_type_name(all_kinds[k].type));
 }
-#endif
+
+/* ---- GPU, for the steps' own files: --analyze and --example ------------------------- */
+
+void reduce_test_counts(int64_t n, reduce_counters *c, reduce_analysis *a)
+{
+    reduce_t *x = lab_xmalloc(sizeof(reduce_t) * (size_t)n);
+    lab_rng rng = lab_rng_seeded(lab_test_seeds[0]);
+    reduce_make_input("digits", REDUCE_FLOAT, &rng, x, n);
+    void *in_d = lab_dev_upload(x, sizeof(reduce_t) * (size_t)n, "input_d");
+    void *out_d = lab_dev_poisoned(sizeof(reduce_t), "output_d");
+    memset(c, 0, sizeof *c);
+    c->base = (unsigned long long)(uintptr_t)in_d;
+    reduce_params p = {float_sum, 1024, 0, 1, 0, lab_dev_upload(c, sizeof *c, "counters_d"), 0};
+    cr_assert_null(reduce_launch(in_d, n, out_d, &p));
+    lab_dev_download(c, p.counters, sizeof *c);
+    reduce_analyze_counts(c, STEP->book->strides_double, p.block, a);
+    lab_dev_free(in_d), lab_dev_free(out_d), lab_dev_free(p.counters), free(x);
+}
+
+void reduce_test_expect_counts(int64_t n, long long warp_steps, long long results, long long requests, long long out,
+                               long long divergent_steps)
+{
+    reduce_counters *c = calloc(1, sizeof *c);
+    reduce_analysis a;
+    reduce_test_counts(n, c, &a);
+    cr_assert(a.warp_steps == warp_steps && a.results == results && a.requests_tree == requests &&
+                  a.requests_out == out && a.divergent_steps == divergent_steps,
+              "%s, N = %lld, --analyze counts: warps active %lld (want %lld), results %lld (want %lld), requests %lld "
+              "(want %lld), after the tree %lld (want %lld), divergent steps %lld (want %lld)%s",
+              lab_step_name, (long long)n, a.warp_steps, warp_steps, a.results, results, a.requests_tree, requests,
+              a.requests_out, out, a.divergent_steps, divergent_steps, lab_todo_note());
+    free(c);
+}
+
+void reduce_test_expect_picture(int64_t n, const char *const *elements, const char *const *threads, int steps)
+{
+    reduce_counters *c = calloc(1, sizeof *c);
+    reduce_analysis a;
+    reduce_test_counts(n, c, &a);
+    int owner[REDUCE_EXAMPLE_MAX_N];
+    reduce_picture_step rows[REDUCE_SLOTS];
+    const int got = reduce_example_picture(c, STEP->book->strides_double, n, owner, rows);
+    cr_assert_eq(got, steps, "%s, N = %lld: %d time steps, want %d", lab_step_name, (long long)n, got, steps);
+    for (int k = 0; k < steps; k++)
+        cr_assert(strcmp(rows[k].elements, elements[k]) == 0 && strcmp(rows[k].threads, threads[k]) == 0,
+                  "%s, --example at N = %lld, time step %d: elements '%s' threads '%s', %s draws '%s' and '%s'%s",
+                  lab_step_name, (long long)n, k + 1, rows[k].elements, rows[k].threads, STEP->book->picture,
+                  elements[k], threads[k], lab_todo_note());
+    free(c);
+}

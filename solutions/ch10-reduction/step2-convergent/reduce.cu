@@ -1,21 +1,28 @@
-/* reduce.cu - ch10 step 2: the convergent kernel (Fig 10.9). The owners are
- * the first threads, the stride halves from blockDim.x: active threads stay
- * contiguous, so whole warps drop out instead of diverging. */
-#include "reduce.h"
+/* reduce.cu - ch10 step 2: the owners sit side by side and the stride halves
+ * from blockDim.x, so the active threads stay contiguous and whole warps drop
+ * out instead of diverging. Figs 10.8, 10.9. */
+#include "reduce_device.cuh"
 
-/* Fig 10.9: thread t owns input[t] (Fig 10.8); in the iteration with stride s
+/* What this step is, for ./run and the tests (reduce_step, common/reduce.h). */
+const reduce_step reduce_step_info = {
+    .block = 1024, .coarsen = 1, .one_block = 1, .check = reduce_one_block_check, .book = &reduce_fig_10_9,
+    .opts = REDUCE_ONE_BLOCK_SPEC("Step 2 runs Fig 10.9 as printed (it sums in place); --example draws Fig 10.8.\n")};
+
+/* Fig 10.9: thread t owns input[t] (Fig 10.8); in the time step with stride s
  * the first s threads add the partial sum s elements to their right into
  * their own. counters: NULL, or ./run --analyze's. */
 __global__ void ConvergentSumReductionKernel(float *input, float *output, reduce_counters *counters)
 {
-    /* exercise: Fig 10.9 lines 02-08: i = threadIdx.x; for stride = blockDim.x, halving while stride >= 1: if threadIdx.x < stride, input[i] += input[i + stride] and call reduce_analyze(counters, stride, &input[i], &input[i + stride], &input[i]) for --analyze; __syncthreads() at the end of every iteration */
+    /* exercise: Fig 10.9 lines 02-08, the tree: thread t owns input[t]; for stride = blockDim.x, halving down to 1, the first stride threads add the element stride to the right of their own into it; a barrier ends every time step */
+    /* hint: three lines differ from step 1's loop: i = threadIdx.x; the stride starts at blockDim.x and halves while stride >= 1; the active threads are threadIdx.x < stride */
+    /* hint: inside the if: input[i] += input[i + stride]; and reduce_analyze(counters, stride, &input[i], &input[i + stride], &input[i]); __syncthreads() after the if, in the loop */
     unsigned int i = threadIdx.x; /* line 02: adjacent owners, adjacent positions */
     for (unsigned int stride = blockDim.x; stride >= 1; stride /= 2) {
         if (threadIdx.x < stride) { /* line 04: the active threads are the first stride ones */
             input[i] += input[i + stride];
-            reduce_analyze(counters, stride, &input[i], &input[i + stride], &input[i]); /* --analyze: 2 reads, 1 write */
+            reduce_analyze(counters, stride, &input[i], &input[i + stride], &input[i]); /* 2 reads, 1 write */
         }
-        __syncthreads(); /* line 07: this iteration's partial sums are written before the next reads them */
+        __syncthreads(); /* line 07: this time step's partial sums are written before the next reads them */
     }
     /* end exercise */
     if (threadIdx.x == 0) {
@@ -26,13 +33,5 @@ __global__ void ConvergentSumReductionKernel(float *input, float *output, reduce
 
 const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_params *p)
 {
-    const char *why = reduce_single_block_check(n, p);
-    if (why != NULL)
-        return why;
-    p->block = (int)(n / 2); /* section 10.3: one block of N/2 threads */
-    p->grid = 1;
-    p->per_thread = 1;
-    ConvergentSumReductionKernel<<<1, p->block>>>((float *)input_d, (float *)output_d, p->counters);
-    CUDA_CHECK_LAUNCH();
-    return NULL;
+    return reduce_launch_one_block(ConvergentSumReductionKernel, input_d, n, output_d, p);
 }

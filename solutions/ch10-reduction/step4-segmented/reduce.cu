@@ -1,30 +1,45 @@
-/* reduce.cu - ch10 step 4: hierarchical reduction (Figs 10.12-10.13). Any N:
- * each block reduces its own segment of 2*blockDim.x elements with step 3's
- * tree, and thread 0 adds the block's result into *output atomically. */
-#include "reduce.h"
+/* reduce.cu - ch10 step 4: any number of blocks, each reducing its own
+ * segment of 2 x blockDim.x elements with step 3's tree, then adding its
+ * result into *output with one atomic; for any N and any operator.
+ * Figs 10.12, 10.13. */
+#include "block_tree.cuh"
 
-/* Fig 10.13, for any N and any operator: the segment of block b starts at
- * 2*blockDim.x*b; elements past N count as the operator's identity. */
-__global__ void SegmentedReductionKernel(const reduce_t *input, reduce_t *output, int64_t N, reduce_kind kind)
+/* What this step is, for ./run and the tests (reduce_step, common/reduce.h). */
+const reduce_step reduce_step_info = {
+    .block = 1024, .coarsen = 1, .n = 1 << 24, .check = reduce_segment_check,
+    .opts = REDUCE_ANY_N_SPEC(REDUCE_SEGMENT_OPTIONS, NULL,
+                              "Step 4 (Fig 10.13): a segment of 2 x --block elements per block, --block a power\n"
+                              "of two; a given --grid must cover N.\n")};
+
+/* Fig 10.13 lines 03-06: block b's segment starts at 2*blockDim.x*b; thread t
+ * combines its two elements of it into input_s[t]. Elements past N count as
+ * the operator's identity (the book assumes whole segments: errata E10.5). */
+static __device__ __forceinline__ void load_segment(const reduce_t *input, int64_t N, reduce_kind kind,
+                                                    reduce_t *input_s)
 {
-    __shared__ reduce_t input_s[REDUCE_MAX_BLOCK]; /* line 02: BLOCK_DIM in the book */
     unsigned int t = threadIdx.x;
-    /* exercise: Fig 10.13 lines 03-06: segment = 2*blockDim.x*blockIdx.x (as int64_t), i = segment + t; input_s[t] = input[i] combined with input[i + blockDim.x], each replaced by reduce_identity(kind) when its index is >= N */
+    /* exercise: Fig 10.13 lines 03-06: the block's segment start (2*blockDim.x*blockIdx.x, as int64_t) and this thread's first element i = segment + t; input_s[t] = input[i] combined with input[i + blockDim.x] */
+    /* hint: combine with reduce_combine(kind, a, b), not +: the operator is a parameter (sum, max or min) */
+    /* hint: an index >= N has no element: use reduce_identity(kind) in its place (0 would be wrong for a max of negatives) */
     int64_t segment = 2 * (int64_t)blockDim.x * blockIdx.x; /* line 03: where this block's elements start */
     int64_t i = segment + t;                                 /* line 04: this thread's first element */
-    reduce_t first = i < N ? input[i] : reduce_identity(kind); /* bounds checks: the book assumes whole segments */
+    reduce_t first = i < N ? input[i] : reduce_identity(kind);
     reduce_t second = i + blockDim.x < N ? input[i + blockDim.x] : reduce_identity(kind);
     input_s[t] = reduce_combine(kind, first, second); /* line 06 */
     /* exercise stub: input_s[t] = reduce_identity(kind); */
     /* end exercise */
-    for (unsigned int stride = blockDim.x / 2; stride >= 1; stride /= 2) {
-        __syncthreads();
-        if (t < stride) {
-            input_s[t] = reduce_combine(kind, input_s[t], input_s[t + stride]);
-        }
-    }
-    if (t == 0) {
-        /* exercise: Fig 10.13 line 14: combine the block's result input_s[0] into *output with reduce_atomic (atomicAdd for a sum): other blocks do the same at the same time */
+}
+
+/* Fig 10.13, for any N and any operator: load the segment, run step 3's tree
+ * (block_tree.cuh), and thread 0 combines the block's result into *output. */
+__global__ void SegmentedReductionKernel(const reduce_t *input, reduce_t *output, int64_t N, reduce_kind kind)
+{
+    __shared__ reduce_t input_s[REDUCE_MAX_BLOCK]; /* line 02: BLOCK_DIM in the book */
+    load_segment(input, N, kind, input_s);
+    block_tree(input_s, kind); /* lines 07-12: step 3's tree */
+    if (threadIdx.x == 0) {
+        /* exercise: Fig 10.13 line 14: combine the block's result input_s[0] into *output atomically: every block does the same at the same time */
+        /* hint: reduce_atomic(kind, output, value) is atomicAdd for a sum, atomicMax/atomicMin for ints, and a compare-and-swap loop for float max and min */
         reduce_atomic(kind, output, input_s[0]); /* one atomic per block: blocks cannot synchronize */
         /* end exercise */
     }
@@ -32,15 +47,9 @@ __global__ void SegmentedReductionKernel(const reduce_t *input, reduce_t *output
 
 const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_params *p)
 {
-    const char *why = reduce_multi_block_check(p, 0);
-    if (why == NULL)
-        why = reduce_set_grid(n, 2 * (int64_t)p->block, p, 1); /* section 10.7: N / (2 x blockDim.x) blocks */
-    if (why != NULL)
-        return why;
-    p->per_thread = 2;
-    reduce_start_output((reduce_t *)output_d, p->kind);
-    if (n > 0)
+    const char *why = reduce_start(n, output_d, p); /* the launch check, then *output = the identity */
+    if (why == NULL && n > 0)
         SegmentedReductionKernel<<<p->grid, p->block>>>((const reduce_t *)input_d, (reduce_t *)output_d, n, p->kind);
     CUDA_CHECK_LAUNCH();
-    return NULL;
+    return why;
 }

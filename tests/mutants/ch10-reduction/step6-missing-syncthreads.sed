@@ -1,4 +1,4 @@
 # step: solutions/ch10-reduction/step6-warp-volatile
-# file: reduce.cu
+# file: listing.cuh
 # why: missing __syncthreads between the warps and warp 0
 /__syncthreads();/d
