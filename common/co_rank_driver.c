@@ -1,6 +1,7 @@
 /* co_rank_driver.c - ./run for ch12 step 1: co-ranks of every output rank
- * k = 0..m+n on the GPU, checked against the stable merge on the CPU;
- * --example replays the book's co-rank walk (Figs 12.6-12.8). */
+ * k = 0..m+n on the GPU, checked against the stable merge on the CPU.
+ * --example replays the book's co-rank walk (Figs 12.6-12.8) with the step's
+ * own co_rank on the CPU (no GPU needed), then runs the kernel on it. */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,50 +9,74 @@
 #define CO_RANK_TRACE(i, j, i_low, j_low, delta) \
     printf("      i=%d j=%d i_low=%d j_low=%d delta=%d\n", i, j, i_low, j_low, delta)
 #include "co_rank.h"
-#include "devmem.h"
+#include "merge_host.h"
 #include "merge_ref.h"
-#include "options.h"
 #include "report.h"
 
 /* The book's example: A = 1,7,8,9,10; B = 7,10,10,12; three threads of three outputs. */
-static int run_example(int block)
+static int A_ex[] = {1, 7, 8, 9, 10}, B_ex[] = {7, 10, 10, 12};
+static const merge_inputs book = {5, 4, 0, MERGE_TAG_NONE, A_ex, B_ex, NULL, NULL};
+enum { THREADS = 3, PER_THREAD = 3 };
+
+/* The walk on the CPU, through the step's own co_rank: 1 when every co-rank is right. */
+static int host_walk(const int *k, const int *want)
 {
-    const int A[] = {1, 7, 8, 9, 10}, B[] = {7, 10, 10, 12};
-    const int m = 5, n = 4, threads = 3, per_thread = 3;
-    int k[4], want[10], got[4];
+    int ok = 1;
     printf("Book example (Figs 12.4-12.8): three threads, three outputs each.\n");
-    lab_print_ints("A", A, m);
-    lab_print_ints("B", B, n);
-    merge_co_rank_ref(A, m, B, n, want);
-    for (int t = 0; t <= threads; t++)
-        k[t] = t * per_thread < m + n ? t * per_thread : m + n;
-    for (int t = 0; t < threads; t++) {
+    lab_print_ints("A", book.A, (int)book.m);
+    lab_print_ints("B", book.B, (int)book.n);
+    for (int t = 0; t < THREADS; t++) {
         printf("thread %d: C[%d..%d]\n", t, k[t], k[t + 1] - 1);
         for (int e = 0; e < 2; e++) {
             const int kk = k[t + e];
-            printf("    co_rank(k=%d): search iterations (Fig 12.5, host copy):\n", kk);
-            const int i = co_rank(kk, A, m, B, n);
-            printf("    -> i=%d j=%d (reference i=%d)\n", i, kk - i, want[kk]);
+            printf("    co_rank(k=%d): search iterations (Fig 12.5, on the CPU):\n", kk);
+            const int i = co_rank(kk, book.A, (int)book.m, book.B, (int)book.n);
+            printf("    -> i=%d j=%d (reference i=%d)%s\n", i, kk - i, want[kk], i == want[kk] ? "" : "  WRONG");
+            ok &= i == want[kk];
         }
     }
-    int *A_d = (int *)lab_dev_upload(A, sizeof A), *B_d = (int *)lab_dev_upload(B, sizeof B);
-    int *k_d = (int *)lab_dev_upload(k, sizeof k), *i_d = (int *)lab_dev_poisoned(sizeof got);
-    const char *why = co_rank_launch(A_d, m, B_d, n, k_d, i_d, threads + 1, block);
+    return ok;
+}
+
+/* The same ranks on the GPU, through co_rank_kernel: 1 when every co-rank is right. */
+static int gpu_walk(const int *k, const int *want, const merge_params *p)
+{
+    int got[THREADS + 1], ok = 1;
+    int *A_d = lab_dev_upload(book.A, sizeof A_ex, "A_d"), *B_d = lab_dev_upload(book.B, sizeof B_ex, "B_d");
+    int *k_d = lab_dev_upload(k, sizeof got, "k_d"), *i_d = lab_dev_poisoned(sizeof got, "i_d");
+    const char *why = co_rank_launch(A_d, book.m, B_d, book.n, k_d, i_d, THREADS + 1, p);
     if (why != NULL) {
-        fprintf(stderr, "cannot run: %s\n", why);
-        return LAB_EXIT_USAGE;
+        fprintf(stderr, "./run --example: cannot run: %s\n", why);
+        exit(LAB_EXIT_USAGE);
     }
     lab_dev_download(got, i_d, sizeof got);
-    int ok = 1;
-    printf("GPU co_rank_kernel for k =");
-    for (int t = 0; t <= threads; t++)
-        printf(" %d", k[t]);
-    printf(":\n");
-    for (int t = 0; t <= threads; t++) {
-        printf("  k=%d: i=%d j=%d %s\n", k[t], got[t], k[t] - got[t], got[t] == want[k[t]] ? "ok" : "WRONG");
+    printf("GPU co_rank_kernel:\n");
+    for (int t = 0; t <= THREADS; t++) {
+        printf("  k=%d: i=%d j=%d %s%s\n", k[t], got[t], k[t] - got[t], got[t] == want[k[t]] ? "ok" : "WRONG",
+               lab_marker_meaning((uint32_t)got[t]));
         ok &= got[t] == want[k[t]];
     }
     lab_dev_free(A_d), lab_dev_free(B_d), lab_dev_free(k_d), lab_dev_free(i_d);
+    return ok;
+}
+
+/* The host walk runs without a GPU; the kernel's part says so when it cannot run. */
+static int run_example(const merge_params *p)
+{
+    int k[THREADS + 1], want[10];
+    char why[256];
+    merge_co_rank_ref(&book, want);
+    for (int t = 0; t <= THREADS; t++)
+        k[t] = t * PER_THREAD < book.m + book.n ? t * PER_THREAD : (int)(book.m + book.n);
+    const int host_ok = host_walk(k, want);
+    printf("%s: your co_rank on the CPU\n", host_ok ? "PASS" : "FAIL");
+    if (!lab_gpu_available(why, sizeof why)) {
+        printf("./run: the GPU part was not run (co_rank_kernel): %s\n", why);
+        if (!host_ok)
+            lab_print_todo_hint();
+        return host_ok ? LAB_EXIT_NOGPU : LAB_EXIT_FAIL;
+    }
+    const int ok = host_ok & gpu_walk(k, want, p);
     printf("%s example\n", ok ? "PASS" : "FAIL");
     if (!ok)
         lab_print_todo_hint();
@@ -61,73 +86,59 @@ static int run_example(int block)
 typedef struct {
     const int *A_d, *B_d, *k_d;
     int *i_d;
-    int m, n, count, block;
+    int64_t m, n, count;
+    merge_params p;
 } work;
 
 static void launch(void *ctx)
 {
     const work *w = (const work *)ctx;
-    co_rank_launch(w->A_d, w->m, w->B_d, w->n, w->k_d, w->i_d, w->count, w->block);
+    co_rank_launch(w->A_d, w->m, w->B_d, w->n, w->k_d, w->i_d, w->count, &w->p);
 }
 
 /* One size: co-ranks of every k = 0..m+n, checked and timed. Returns 1 on PASS. */
-static int run_size(const lab_opts *o, int64_t total)
+static int run_size(const merge_run *r, int64_t total)
 {
-    const int64_t m64 = o->m >= 0 ? (o->m < total ? o->m : total) : total / 2;
-    if (total + 1 > MERGE_MAX_TOTAL) {
-        fprintf(stderr, "./run: size %lld is over the int limit 2^31 - 2 (indices are int, as in the book)\n",
-                (long long)total);
-        exit(LAB_EXIT_USAGE);
-    }
-    const int m = (int)m64, n = (int)(total - m64), count = (int)total + 1;
-    lab_rng rng = lab_rng_seeded(o->seed);
-    int *A = (int *)lab_xmalloc(sizeof(int) * (size_t)m), *B = (int *)lab_xmalloc(sizeof(int) * (size_t)n);
-    int *k = (int *)lab_xmalloc(sizeof(int) * (size_t)count);
-    int *want = (int *)lab_xmalloc(sizeof(int) * (size_t)count), *got = (int *)lab_xmalloc(sizeof(int) * (size_t)count);
-    if (merge_make_inputs(o->dist, &rng, A, m, B, n, 0) != 0) {
-        fprintf(stderr, "./run: unknown --dist %s (try ./run --help)\n", o->dist);
-        exit(LAB_EXIT_USAGE);
-    }
-    for (int t = 0; t < count; t++)
-        k[t] = t;
-    merge_co_rank_ref(A, m, B, n, want);
+    merge_inputs in;
+    int64_t m = 0, n = 0;
+    merge_split(&r->o, total, &m, &n);
+    merge_inputs_make(&in, r->o.dist, r->o.seed, m, n, 0, 0, MERGE_TAG_NONE);
+    const int64_t count = total + 1;
+    int *k = lab_xmalloc(sizeof(int) * (size_t)count), *want = lab_xmalloc(sizeof(int) * (size_t)count);
+    int *got = lab_xmalloc(sizeof(int) * (size_t)count);
+    for (int64_t t = 0; t < count; t++)
+        k[t] = (int)t;
+    merge_co_rank_ref(&in, want);
 
-    work w = {(const int *)lab_dev_upload(A, sizeof(int) * (size_t)m), (const int *)lab_dev_upload(B, sizeof(int) * (size_t)n),
-              (const int *)lab_dev_upload(k, sizeof(int) * (size_t)count), (int *)lab_dev_poisoned(sizeof(int) * (size_t)count),
-              m, n, count, o->block};
-    const char *why = co_rank_launch(w.A_d, m, w.B_d, n, w.k_d, w.i_d, count, o->block);
+    work w = {lab_dev_upload(in.A, sizeof(int) * (size_t)m, "A_d"), lab_dev_upload(in.B, sizeof(int) * (size_t)n, "B_d"),
+              lab_dev_upload(k, sizeof(int) * (size_t)count, "k_d"), lab_dev_poisoned(sizeof(int) * (size_t)count, "i_d"),
+              m, n, count, r->p};
+    const char *why = co_rank_launch(w.A_d, m, w.B_d, n, w.k_d, w.i_d, count, &w.p);
     if (why != NULL) {
         fprintf(stderr, "./run: cannot run: %s\n", why);
         exit(LAB_EXIT_USAGE);
     }
     lab_dev_download(got, w.i_d, sizeof(int) * (size_t)count);
-    const lab_mismatch mm = lab_compare_i32(got, want, count, "co_rank of k, i", o->quiet || o->csv ? 0 : 10);
-    const lab_timing t = lab_time_device(launch, &w, o->reps);
+    const lab_mismatch mm = lab_compare_i32(got, want, count, "co_rank of k, i", r->o.quiet || r->o.csv ? 0 : 10);
+    const lab_timing t = lab_time_device(launch, &w, r->o.reps);
 
     char params[128];
-    snprintf(params, sizeof params, "m=%d n=%d dist=%s block=%d", m, n, o->dist, o->block);
+    snprintf(params, sizeof params, "m=%lld n=%lld dist=%s block=%d", (long long)m, (long long)n, r->o.dist, r->p.block);
     /* the k read and the i written; the searches' key reads are not counted */
-    const lab_result r = {lab_step_name, params, count, 8.0 * count, t, mm.count == 0};
-    lab_print_result(o, &r);
+    const lab_result res = {lab_step_name, params, count, 8.0 * (double)count, t, mm.count == 0};
+    lab_print_result(&r->o, &res);
     lab_dev_free((void *)w.A_d), lab_dev_free((void *)w.B_d), lab_dev_free((void *)w.k_d), lab_dev_free(w.i_d);
-    free(A), free(B), free(k), free(want), free(got);
+    merge_inputs_free(&in);
+    free(k), free(want), free(got);
     return mm.count == 0;
 }
 
 int main(int argc, char **argv)
 {
-    lab_opts o = lab_opts_defaults();
-    lab_parse_opts(argc, argv, &o, lab_step_name,
-                   "This step computes the co-rank of every output rank k = 0..m+n (m = --m, default\n"
-                   "half of --size). Distributions (--dist): uniform equal a-below a-above interleaved dups.\n"
-                   "--example replays the book's co-rank walk (Figs 12.6-12.8).\n");
+    merge_run r;
+    merge_parse_run(&r, &merge_step_info, argc, argv, lab_step_name);
+    if (r.o.example)
+        return run_example(&r.p);
     lab_require_gpu("./run");
-    if (o.example)
-        return run_example(o.block);
-    int all_pass = 1;
-    for (int s = 0; s < o.nsizes; s++)
-        all_pass &= run_size(&o, o.sizes[s]);
-    if (!all_pass && !o.csv)
-        lab_print_todo_hint();
-    return all_pass ? LAB_EXIT_PASS : LAB_EXIT_FAIL;
+    return merge_run_sizes(&r, run_size);
 }

@@ -1,15 +1,21 @@
-/* merge.h - chapter 12's interface: what every merge step's launcher takes,
- * the CPU reference and the input generators. */
+/* merge.h - chapter 12's interface: the merge every step launches, its
+ * parameters and arguments, and the step's descriptor, merge_step_info: the
+ * facts ./run and the tests ask the step for (its defaults, the options it
+ * takes, the inputs it merges, its workspace, the printed bugs it replays).
+ * The CPU reference and the input generators are in merge_ref.h; the checks,
+ * the workspace and the device buffers every launcher and driver shares in
+ * merge_host.h. */
 #ifndef LAB_MERGE_H
 #define LAB_MERGE_H
 
 #include "lab.h"
-#include "rng.h"
+#include "options.h"
 
-/* Keys compare through MERGE_KEY. In ./run it is the identity; the tests build
- * with LAB_TAGGED_KEYS, where the low 8 bits of each value tag where it came
- * from (A or B, and its position), so a tie broken the wrong way (B before A,
- * or out of input order) changes the output and fails the test. */
+/* Keys compare through MERGE_KEY. In ./run it is the identity. The tests build
+ * with LAB_TAGGED_KEYS: the low 8 bits of every value are a tag (bit 0: 0 from
+ * A, 1 from B; bits 1-7: a hash of its position), so among equal keys the raw
+ * values lie in scrambled order. Code that compares raw values, or breaks a tie
+ * from B first or out of input order, changes the output and fails. */
 #ifdef LAB_TAGGED_KEYS
 #define MERGE_KEY(x) ((x) >> 8)
 #else
@@ -19,44 +25,114 @@
 /* Merge sizes are int, as in the book: m + n must stay below 2^31. */
 #define MERGE_MAX_TOTAL 2147483647LL
 
+/* What the book's steps share in their descriptors: the options every step
+ * takes (steps 2 on add --grid and --coarsen, and --tile where they tile),
+ * int keys only, and m + n below 2^31. */
+#define MERGE_OPTS (LAB_OPT_M | LAB_OPT_DIST | LAB_OPT_BLOCK | LAB_OPT_EXAMPLE)
+#define MERGE_MAX_N_WHY "m + n must stay below 2^31 (indices are int, as in the book)"
+/* The merge steps of the book's ladder (2-5) share their defaults, so that
+ * their ./run lines compare: block 128, tile 1664 (a tile share of 13, odd:
+ * step 5's README says why), 16 outputs per thread, 2^24 elements. */
+#define MERGE_BOOK_STEP(more_options, printed_bits, check_fn, tile_co_ranks_, about_text)                       \
+    {.defaults = {.block = 128, .grid = 0, .tile = 1664, .coarsen = 16, .printed = 0},                          \
+     .default_n = 1 << 24,                                                                                      \
+     .spec = {.options = MERGE_OPTS | LAB_OPT_GRID | LAB_OPT_COARSEN | (more_options), .dists = merge_dists,    \
+              .types = merge_types_int, .max_n = MERGE_MAX_TOTAL, .about = (about_text)},                       \
+     .max_n_why = MERGE_MAX_N_WHY, .block_need = LAB_BLOCK_ANY, .takes_values = 0,                              \
+     .tile_co_ranks = (tile_co_ranks_), .printed = (printed_bits), .check = (check_fn)}
+
+/* --help text the steps share: the names chapter 12 gives its parameters.
+ * "Outputs per thread" is --coarsen and nothing else; a thread's part of one
+ * tile is its "tile share". */
+#define MERGE_HELP_M "A has --m elements (default: half of -n), B the rest.\n"
+#define MERGE_HELP_EXAMPLE "--example runs the book's Fig 12.8 input and a counterexample to the printed code.\n"
+#define MERGE_HELP_COARSEN                                                                                     \
+    "--coarsen C is the outputs per thread (section 12.8): a block makes block x C outputs, so C\n"            \
+    "sets the grid (--grid overrides it).\n"
+#define MERGE_HELP_TILE                                                                                        \
+    "--tile T is the outputs of one shared-memory tile; each thread merges its tile share of every\n"          \
+    "tile, ceil(T / block) outputs.\n"
+
 LAB_BEGIN_C
+
+/* The input distributions (merge_ref.h makes them) and key types a step may take, NULL-terminated. */
+extern const char *const merge_dists[];     /* uniform equal a-below a-above interleaved dups */
+extern const char *const merge_types[];     /* int float */
+extern const char *const merge_types_int[]; /* int: the book's steps */
 
 typedef struct {
     int block;   /* threads per block */
     int grid;    /* blocks; 0: derived from the size, block and coarsen */
-    int tile;    /* tile_size: A and B elements held in shared memory (steps 3-5) */
-    int coarsen; /* output elements per thread (section 12.8) */
+    int tile;    /* tile_size: the outputs of one shared-memory tile (steps 3-5); a thread merges its
+                    tile share, ceil(tile / block), of each */
+    int coarsen; /* outputs per thread (section 12.8): a block makes block * coarsen outputs */
     int printed; /* MERGE_PRINTED_* bits: run code as printed, bugs included (docs/errata.md) */
 } merge_params;
 
 /* The printed bugs a step can bring back, one bit each, so a test can show
- * each failing on its own input (docs/errata.md). --printed sets them all. */
+ * each failing on its own input (docs/errata.md). --printed sets all of the
+ * step's bits (merge_step.printed). */
 enum {
-    MERGE_PRINTED_CEIL = 1,     /* Figs 12.11-12.12: ceil() of an integer division */
-    MERGE_PRINTED_CONSUMED = 2, /* Fig 12.13: A_consumed from full-tile lengths */
-    MERGE_PRINTED_LOADER = 4,   /* Fig 12.16: reload from A_consumed, not what was loaded */
-    MERGE_PRINTED_NOTE_SLIP = 8, /* the translator's fixed loader as printed: B_loaded bounded by A_length */
+    MERGE_PRINTED_CEIL = 1,      /* Figs 12.9, 12.11-12.12: ceil() of an integer division */
+    MERGE_PRINTED_CONSUMED = 2,  /* Fig 12.13: A_consumed from full-tile lengths */
+    MERGE_PRINTED_LOADER = 4,    /* Fig 12.16: reload from A_consumed, not from what was loaded */
+    MERGE_PRINTED_NOTE_SLIP = 8, /* a published fix of Fig 12.16 as written: B_loaded bounded by A_length */
     MERGE_PRINTED_ALL = 15
 };
 
-/* Each merge step (2-5): C_d[0, m+n) = the stable merge of sorted A_d[0, m)
- * and B_d[0, n), all in device memory. Returns NULL once the kernel is
- * launched, or why these parameters cannot run (nothing launched). */
-const char *merge_launch(const int *A_d, int m, const int *B_d, int n, int *C_d, const merge_params *p);
+/* One merge, in device memory: C[0, m+n) = the stable merge of sorted A[0, m)
+ * and B[0, n) (ties take A first), and C_values the values moved with their
+ * keys when C_values is not NULL (then A_values and B_values hold m and n
+ * values). Keys are 32-bit words: int, or the bits of floats when is_float.
+ * temp is merge_temp_bytes(...) bytes of workspace (a timed launch allocates
+ * nothing). */
+typedef struct {
+    const int *A, *A_values;
+    int64_t m;
+    const int *B, *B_values;
+    int64_t n;
+    int *C, *C_values;
+    int is_float;
+    void *temp;
+} merge_args;
 
-/* Step 1: i_d[t] = co_rank(k_d[t], A, m, B, n) for t < count. */
-const char *co_rank_launch(const int *A_d, int m, const int *B_d, int n, const int *k_d, int *i_d, int count,
-                           int block);
+/* The same inputs on the host (merge_ref.h makes them; merge_host.h uploads them). */
+typedef struct {
+    int64_t m, n;
+    int is_float; /* the keys are floats (their bits in A and B) */
+    int tagged;   /* MERGE_TAG_* (merge_ref.h): int keys carry a tag in their low 8 bits */
+    int *A, *B;
+    int *A_values, *B_values; /* NULL: keys only */
+} merge_inputs;
 
-/* Fills sorted A[0, m) and B[0, n) for a distribution: uniform, equal,
- * a-below, a-above, interleaved, dups. With tagged != 0 every value carries
- * an origin tag in its low 8 bits (see MERGE_KEY). Keys start at 1 (never
- * zero) and stay below 2^23 when tagged, 2^30 otherwise. Returns 0, or -1 for
- * an unknown distribution. */
-int merge_make_inputs(const char *dist, lab_rng *rng, int *A, int m, int *B, int n, int tagged);
+/* Each merge step (2 on): the merge of a. Returns NULL once it is launched on
+ * the default stream, or why these parameters or inputs cannot run (nothing
+ * launched). */
+const char *merge_launch(const merge_args *a, const merge_params *p);
 
-/* The distributions merge_make_inputs knows, for --help and the tests. */
-extern const char *const merge_dists[];
+/* Step 1: i_d[t] = co_rank(k_d[t], A, m, B, n) for t < count (p->block threads a block). */
+const char *co_rank_launch(const int *A_d, int64_t m, const int *B_d, int64_t n, const int *k_d, int *i_d,
+                           int64_t count, const merge_params *p);
+
+/* A step's facts. Each step's kernel file defines one, merge_step_info. */
+typedef struct {
+    merge_params defaults;  /* ./run's and the tests' parameters (printed: 0) */
+    int64_t default_n;      /* ./run's m + n when no -n is given */
+    lab_opt_spec spec;      /* the options ./run takes, the --dist and --type names (spec.types: the key
+                               types it merges), -n's limit (spec.max_n), its own --help paragraph */
+    const char *max_n_why;  /* the refusal of an m + n above spec.max_n, with the limit and the reason */
+    unsigned block_need;    /* what its kernels need of --block: LAB_BLOCK_* (launch.h) */
+    int takes_values;       /* 1: it merges key-value pairs as well as keys (./run: pairs unless --keys-only) */
+    int tile_co_ranks;      /* 1: its workspace holds the co-rank of every tile boundary t * tile */
+    unsigned printed;       /* the MERGE_PRINTED_* bugs --printed brings back in this step (0: none) */
+    /* its own pure-host checks beyond merge_check's (merge_host.h), NULL when none */
+    const char *(*check)(int64_t m, int64_t n, const merge_params *p);
+} merge_step;
+
+/* The step's descriptor, defined beside its launcher. */
+extern const merge_step merge_step_info;
+
+LAB_END_C
 
 /* ceil(a / b) for non-negative integers. The printed figures write
  * ceil((m+n)/gridDim.x), which truncates in the integer division before
@@ -65,18 +141,5 @@ static inline __host__ __device__ int ceil_div(int64_t a, int64_t b)
 {
     return (int)((a + b - 1) / b);
 }
-
-/* Derived grid for a launcher when p->grid == 0: ceil(total / (block * coarsen)). */
-int merge_default_grid(int64_t total, const merge_params *p);
-
-/* What every merge launcher checks: NULL when block, grid and coarsen can
- * run; then *grid is the grid to launch (p->grid, or derived). */
-const char *merge_check_params(const merge_params *p, int64_t total, int *grid);
-
-/* For a kernel with `shared` bytes of dynamic shared memory: NULL when it
- * fits the device (raising the kernel's limit past 48 KB), else why not. */
-const char *merge_fit_shared(const void *kernel, size_t shared);
-
-LAB_END_C
 
 #endif

@@ -1,7 +1,10 @@
-/* Exercise made from solutions/ch12-merge/step1-co-rank/co_rank.cu by `make exercises`: fill in each TODO. `make diff STEP=ch12-merge/step1-co-rank` compares. */
-/* co_rank.cu - ch12 step 1: one thread per output rank k computes its
- * co-rank with Fig 12.5's co_rank; the driver checks every one. */
+/* Exercise made from solutions/ch12-merge/step1-co-rank/co_rank.cu by `make exercises` (sum 2527762877): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step1-co-rank` help. */
+/* co_rank.cu - ch12 step 1: the chapter starts here: one thread per output
+ * rank k computes its co-rank with Fig 12.5's co_rank (co_rank.h, with Fig
+ * 12.2's merge_sequential); the driver checks every one.
+ * Figures 12.2, 12.5 (the walk of Figs 12.6-12.8: ./run --example). */
 #include "co_rank.h"
+#include "merge_host.h"
 
 /* Thread t finds the co-rank of rank k[t]: where A's and B's prefixes split. */
 __global__ void co_rank_kernel(const int *A, int m, const int *B, int n, const int *k, int *i_out, int count)
@@ -12,20 +15,27 @@ __global__ void co_rank_kernel(const int *A, int m, const int *B, int n, const i
     }
 }
 
-const char *co_rank_launch(const int *A_d, int m, const int *B_d, int n, const int *k_d, int *i_d, int count,
-                           int block)
+const char *co_rank_launch(const int *A_d, int64_t m, const int *B_d, int64_t n, const int *k_d, int *i_d,
+                           int64_t count, const merge_params *p)
 {
-    if (block < 1 || block > 1024)
-        return "block must be 1 to 1024 threads";
-    if (count == 0)
-        return NULL;
-    co_rank_kernel<<<(count + block - 1) / block, block>>>(A_d, m, B_d, n, k_d, i_d, count);
+    const char *why = merge_check(&merge_step_info, m, n, 0, 0, p);
+    if (why == NULL)
+        why = lab_fit_kernel((const void *)co_rank_kernel, p->block, 0);
+    if (why != NULL || count == 0)
+        return why;
+    co_rank_kernel<<<ceil_div(count, p->block), p->block>>>(A_d, (int)m, B_d, (int)n, k_d, i_d, (int)count);
     CUDA_CHECK_LAUNCH();
     return NULL;
 }
 
-/* Added by `make exercises`: ./run and the tests print this while the TODOs are undone. */
-extern "C" const char *const lab_step_todos =
-    "\n  Exercise: TODOs left in ch12-merge/step1-co-rank (`make diff STEP=ch12-merge/step1-co-rank` shows the solution):\n"
-    "    ch12-merge/step1-co-rank/co_rank.h:18: TODO(1) Fig 12.2: two fingers i, j walk A and B; on a tie (A[i] <= B[j]) take A first; then copy what is left\n"
-    "    ch12-merge/step1-co-rank/co_rank.h:32: TODO(2) Fig 12.5 lines 08-21: while active, if A[i-1] > B[j] move i down (and j up) by delta = ceil((i-i_low)/2); else if B[j-1] >= A[i] move j down (and i up) by ceil((j-j_low)/2); else stop\n";
+const merge_step merge_step_info = {
+    .defaults = {.block = 256, .coarsen = 1},
+    .default_n = 1 << 24,
+    .spec = {.options = MERGE_OPTS, .dists = merge_dists, .types = merge_types_int, .max_n = MERGE_MAX_TOTAL - 1,
+             .about = "Step 1 computes the co-rank of every output rank k = 0..m+n on the GPU, one thread\n"
+                      "per rank, and checks each against the stable merge on the CPU. A has --m elements\n"
+                      "(default: half of -n), B the rest. --example replays the book's co-rank walk (Figs\n"
+                      "12.6-12.8) with your co_rank on the CPU (no GPU needed), then on the GPU.\n"},
+    .max_n_why = "m + n must stay below 2^31 - 1: the step computes m + n + 1 co-ranks, and indices are int, as "
+                 "in the book",
+};

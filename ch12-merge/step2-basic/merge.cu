@@ -1,8 +1,10 @@
-/* Exercise made from solutions/ch12-merge/step2-basic/merge.cu by `make exercises`: fill in each TODO. `make diff STEP=ch12-merge/step2-basic` compares. */
-/* merge.cu - ch12 step 2: the basic parallel merge (Fig 12.9). Each thread
- * co-ranks the first output of its own slice and of the next thread's, then
- * merges its two input slices sequentially. */
+/* Exercise made from solutions/ch12-merge/step2-basic/merge.cu by `make exercises` (sum 4071087064): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step2-basic` help. */
+/* merge.cu - ch12 step 2: the co-ranks of step 1 now split the merge itself:
+ * each thread co-ranks the first output of its own slice and of the next
+ * thread's, then merges its two input slices with merge_sequential.
+ * Figure 12.9 (with 12.2 and 12.5 from step 1). */
 #include "co_rank.h"
+#include "merge_host.h"
 
 /* Fig 12.9, fixed: elementsPerThread rounds up (the printed ceil() of an
  * integer division truncates) and k_curr is clamped to m+n (see errata). */
@@ -12,21 +14,24 @@ __global__ void merge_basic_kernel(const int *A, int m, const int *B, int n, int
     const int64_t threads = (int64_t)blockDim.x * gridDim.x;
     const int elementsPerThread = (printed & MERGE_PRINTED_CEIL) ? (int)((m + n) / threads) : ceil_div(m + n, threads);
     /* TODO(1): Fig 12.9: this thread's output slice is C[k_curr, k_next) with k_curr = tid*elementsPerThread (both clamped to m+n); co_rank gives i_curr and i_next, j = k - i; merge_sequential the two input slices into &C[k_curr] */
-    (void)A; (void)B; (void)C; (void)elementsPerThread; (void)tid;
+    (void)A, (void)B, (void)C, (void)elementsPerThread, (void)tid;
 }
 
-const char *merge_launch(const int *A_d, int m, const int *B_d, int n, int *C_d, const merge_params *p)
+const char *merge_launch(const merge_args *a, const merge_params *p)
 {
     int grid = 0;
-    const char *why = merge_check_params(p, (int64_t)m + n, &grid);
-    if (why != NULL || (int64_t)m + n == 0)
+    merge_ws ws;
+    const char *why = merge_prepare(&merge_step_info, a, p, (const void *)merge_basic_kernel, 0, &grid, &ws);
+    if (why != NULL || grid == 0)
         return why;
-    merge_basic_kernel<<<grid, p->block>>>(A_d, m, B_d, n, C_d, p->printed);
+    merge_basic_kernel<<<grid, p->block>>>(a->A, (int)a->m, a->B, (int)a->n, a->C, p->printed);
     CUDA_CHECK_LAUNCH();
     return NULL;
 }
 
-/* Added by `make exercises`: ./run and the tests print this while the TODOs are undone. */
-extern "C" const char *const lab_step_todos =
-    "\n  Exercise: TODOs left in ch12-merge/step2-basic (`make diff STEP=ch12-merge/step2-basic` shows the solution):\n"
-    "    ch12-merge/step2-basic/merge.cu:14: TODO(1) Fig 12.9: this thread's output slice is C[k_curr, k_next) with k_curr = tid*elementsPerThread (both clamped to m+n); co_rank gives i_curr and i_next, j = k - i; merge_sequential the two input slices into &C[k_curr]\n";
+const merge_step merge_step_info =
+    MERGE_BOOK_STEP(LAB_OPT_PRINTED, MERGE_PRINTED_CEIL, NULL, 0,
+                    "Step 2: Fig 12.9's basic kernel; each thread co-ranks and merges its own slice of the\n"
+                    "output. " MERGE_HELP_M MERGE_HELP_COARSEN
+                    "--printed runs Fig 12.9's ceil() of an integer division as printed (docs/errata.md).\n"
+                    MERGE_HELP_EXAMPLE);

@@ -1,11 +1,12 @@
-/* Exercise made from solutions/ch12-merge/step5-tiled-exact/merge.cu by `make exercises`: fill in each TODO. `make diff STEP=ch12-merge/step5-tiled-exact` compares. */
-/* merge.cu - ch12 step 5: exact tiles, the exercise section 12.6 leaves to
- * the reader. Step 3 loads tile_size elements of A and of B but consumes only
- * tile_size of the 2*tile_size; here every tile boundary is co-ranked on the
- * global arrays first, so each tile loads exactly the elements it merges, and
- * stores exactly the outputs it makes: every element crosses global memory
- * once, in coalesced accesses. */
-#include "co_rank.h"
+/* Exercise made from solutions/ch12-merge/step5-tiled-exact/merge.cu by `make exercises` (sum 3134364023): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step5-tiled-exact` help. */
+/* merge.cu - ch12 step 5: step 3's tiles load tile_size elements of A and of
+ * B but consume only tile_size of the 2*tile_size; here every tile boundary is
+ * co-ranked on the global arrays first, so each tile loads exactly the elements
+ * it merges, and stores exactly the outputs it makes: every element crosses
+ * global memory once, in coalesced accesses.
+ * Section 12.6's exercise (on Figs 12.11-12.13: the span and tile share of tiled.h). */
+#include "merge_host.h"
+#include "tiled.h"
 
 /* One thread per tile boundary: the co-rank of output rank t*tile_size. */
 __global__ void tile_co_rank_kernel(const int *A, int m, const int *B, int n, int tile_size, int ntiles, int *A_tile)
@@ -13,6 +14,57 @@ __global__ void tile_co_rank_kernel(const int *A, int m, const int *B, int n, in
     const int t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t <= ntiles)
         A_tile[t] = co_rank((int)min((int64_t)t * tile_size, (int64_t)(m + n)), A, m, B, n);
+}
+
+/* Tile t's output span and, from the precomputed co-ranks, its exact inputs. */
+static __device__ __forceinline__ merge_span tile_span(int t, const int *A_tile, int m, int n, int tile_size)
+{
+    const int C_curr = t * tile_size;
+    const int C_next = (int)min((int64_t)C_curr + tile_size, (int64_t)(m + n));
+    const int A_curr = A_tile[t];
+    const int A_next = A_tile[t + 1];
+    const int B_curr = C_curr - A_curr;
+    const int B_next = C_next - A_next;
+    const merge_span s = {C_curr, C_next - C_curr, A_curr, A_next - A_curr, B_curr, B_next - B_curr};
+    return s; /* C_length == A_length + B_length */
+}
+
+/* Section 12.6's exercise: loads exactly the tile's inputs, A[A_curr, +A_length)
+ * then B[B_curr, +B_length), into AB_S (C_length elements) with coalesced reads. */
+static __device__ __forceinline__ void load_exact_tile(int *AB_S, const int *A, const int *B, const merge_span s)
+{
+    /* TODO(1): Section 12.6's exercise: AB_S[i] for i < s.C_length is the tile's i-th input: A[s.A_curr + i] while i < s.A_length, then B's part; thread threadIdx.x loads i = threadIdx.x, threadIdx.x + blockDim.x, ... (coalesced) */
+}
+
+/* A thread's part of a tile: its outputs C_S[c, c + a_length + b_length) merge
+ * A_S[a, a + a_length) and B_S[b, b + b_length). */
+typedef struct {
+    int c, a, a_length, b, b_length;
+} thread_part;
+
+/* As in Fig 12.13, but the tile's lengths are exact: this thread's part of the
+ * tile (its tile share) with one co-rank search, its end being the next
+ * thread's start (through a_S). */
+static __device__ __forceinline__ thread_part split_tile(const int *A_S, const int *B_S, const merge_span s,
+                                                         int tile_size, int *a_S)
+{
+    const int c_curr = tile_output_start(threadIdx.x, s.C_length, tile_size);
+    const int c_next = tile_output_start(threadIdx.x + 1, s.C_length, tile_size);
+    const int a_curr = co_rank(c_curr, A_S, s.A_length, B_S, s.B_length);
+    const int b_curr = c_curr - a_curr;
+    a_S[threadIdx.x] = a_curr; /* one search per thread: its end is the next thread's start */
+    __syncthreads();
+    const int a_next = c_next == s.C_length ? s.A_length : a_S[threadIdx.x + 1];
+    const int b_next = c_next - a_next;
+    const thread_part q = {c_curr, a_curr, a_next - a_curr, b_curr, b_next - b_curr};
+    return q;
+}
+
+/* The merged tile, C_S, to C[C_curr, + C_length) with coalesced writes. */
+static __device__ __forceinline__ void store_tile(int *C, const int *C_S, const merge_span s)
+{
+    for (int i = threadIdx.x; i < s.C_length; i += blockDim.x)
+        C[s.C_curr + i] = C_S[i];
 }
 
 __global__ void merge_tiled_exact_kernel(const int *A, int m, const int *B, int n, int *C, int tile_size,
@@ -24,66 +76,49 @@ __global__ void merge_tiled_exact_kernel(const int *A, int m, const int *B, int 
     const int ntiles = ceil_div(m + n, tile_size);
     const int t_end = min((blockIdx.x + 1) * tiles_per_block, ntiles);
     for (int t = blockIdx.x * tiles_per_block; t < t_end; t++) {
-        /* the tile's output range and, from the precomputed co-ranks, its exact inputs */
-        const int C_curr = t * tile_size;
-        const int C_next = (int)min((int64_t)C_curr + tile_size, (int64_t)(m + n));
-        const int A_curr = A_tile[t];
-        const int A_next = A_tile[t + 1];
-        const int B_curr = C_curr - A_curr;
-        const int B_next = C_next - A_next;
-        const int A_length = A_next - A_curr;
-        const int B_length = B_next - B_curr;
-        const int C_length = C_next - C_curr; /* == A_length + B_length */
-        /* TODO(1): Section 12.6 exercise: load exactly this tile's inputs, A[A_curr, A_next) then B[B_curr, B_next), into AB_S with coalesced reads (C_length elements in all); then a barrier */
-
-        /* as in Fig 12.13, but the tile's lengths are exact: nothing to count afterwards */
-        const int *A_S = AB_S;
-        const int *B_S = AB_S + A_length;
-        const int per_thread = ceil_div(tile_size, blockDim.x);
-        const int c_curr = min(threadIdx.x * per_thread, C_length);
-        const int c_next = min((threadIdx.x + 1) * per_thread, C_length);
-        const int a_curr = co_rank(c_curr, A_S, A_length, B_S, B_length);
-        const int b_curr = c_curr - a_curr;
-        a_S[threadIdx.x] = a_curr; /* one search per thread: its end is the next thread's start */
-        __syncthreads();
-        const int a_next = c_next == C_length ? A_length : a_S[threadIdx.x + 1];
-        const int b_next = c_next - a_next;
-        merge_sequential(A_S + a_curr, a_next - a_curr, B_S + b_curr, b_next - b_curr, C_S + c_curr);
-        __syncthreads();
-        for (int i = threadIdx.x; i < C_length; i += blockDim.x) /* coalesced: C_S to C */
-            C[C_curr + i] = C_S[i];
+        const merge_span s = tile_span(t, A_tile, m, n, tile_size);
+        load_exact_tile(AB_S, A, B, s);
+        __syncthreads(); /* the tile is loaded before anyone merges from it */
+        const int *A_S = AB_S, *B_S = AB_S + s.A_length;
+        const thread_part q = split_tile(A_S, B_S, s, tile_size, a_S);
+        merge_sequential(A_S + q.a, q.a_length, B_S + q.b, q.b_length, C_S + q.c);
+        __syncthreads(); /* the tile is merged before it is stored */
+        store_tile(C, C_S, s);
         __syncthreads(); /* stored before the next tile overwrites AB_S, C_S and a_S */
     }
 }
 
-const char *merge_launch(const int *A_d, int m, const int *B_d, int n, int *C_d, const merge_params *p)
+const char *merge_launch(const merge_args *a, const merge_params *p)
 {
-    int grid = 0;
-    const int64_t total = (int64_t)m + n;
-    const char *why = merge_check_params(p, total, &grid);
-    if (why == NULL && p->tile < 1)
-        why = "tile must hold at least 1 element";
     /* AB_S and C_S (the same 2 * tile as step 3) and a_S (block + 1) */
     const size_t shared = sizeof(int) * (2 * (size_t)p->tile + (size_t)p->block + 1);
-    if (why == NULL)
-        why = merge_fit_shared((const void *)merge_tiled_exact_kernel, shared);
-    if (why != NULL || total == 0)
+    int grid = 0;
+    merge_ws ws;
+    const char *why = merge_prepare(&merge_step_info, a, p, (const void *)merge_tiled_exact_kernel, shared, &grid, &ws);
+    if (why != NULL || grid == 0)
         return why;
-    const int ntiles = ceil_div(total, p->tile);
-    /* --coarsen sets the outputs per block (block * coarsen); --grid overrides it */
-    const int tiles_per_block = p->grid > 0 ? ceil_div(ntiles, p->grid) : ceil_div((int64_t)p->block * p->coarsen, p->tile);
-    int *A_tile = NULL; /* co-rank of every tile boundary */
-    CUDA_CHECK(cudaMallocAsync((void **)&A_tile, sizeof(int) * ((size_t)ntiles + 1), 0));
-    tile_co_rank_kernel<<<ceil_div((int64_t)ntiles + 1, 256), 256>>>(A_d, m, B_d, n, p->tile, ntiles, A_tile);
+    /* --coarsen sets the outputs per block (block * coarsen, in whole tiles); --grid overrides it */
+    const int tiles_per_block =
+        p->grid > 0 ? ceil_div(ws.ntiles, p->grid) : ceil_div((int64_t)p->block * p->coarsen, p->tile);
+    tile_co_rank_kernel<<<ceil_div((int64_t)ws.ntiles + 1, 256), 256>>>(a->A, (int)a->m, a->B, (int)a->n, p->tile,
+                                                                       ws.ntiles, ws.tile_co_ranks);
     CUDA_CHECK_LAUNCH();
-    merge_tiled_exact_kernel<<<ceil_div(ntiles, tiles_per_block), p->block, shared>>>(A_d, m, B_d, n, C_d, p->tile,
-                                                                                    tiles_per_block, A_tile);
+    merge_tiled_exact_kernel<<<ceil_div(ws.ntiles, tiles_per_block), p->block, shared>>>(
+        a->A, (int)a->m, a->B, (int)a->n, a->C, p->tile, tiles_per_block, ws.tile_co_ranks);
     CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaFreeAsync(A_tile, 0));
     return NULL;
 }
 
-/* Added by `make exercises`: ./run and the tests print this while the TODOs are undone. */
-extern "C" const char *const lab_step_todos =
-    "\n  Exercise: TODOs left in ch12-merge/step5-tiled-exact (`make diff STEP=ch12-merge/step5-tiled-exact` shows the solution):\n"
-    "    ch12-merge/step5-tiled-exact/merge.cu:37: TODO(1) Section 12.6 exercise: load exactly this tile's inputs, A[A_curr, A_next) then B[B_curr, B_next), into AB_S with coalesced reads (C_length elements in all); then a barrier\n";
+/* Step 5's own host check: a tile of at least one element. */
+static const char *exact_check(int64_t m, int64_t n, const merge_params *p)
+{
+    (void)m, (void)n;
+    return p->tile < 1 ? "--tile must be 1 or more" : NULL;
+}
+
+const merge_step merge_step_info =
+    MERGE_BOOK_STEP(LAB_OPT_TILE, 0, exact_check, 1,
+                    "Step 5: exact tiles, section 12.6's exercise: a tile loads exactly the T inputs it merges.\n"
+                    MERGE_HELP_M MERGE_HELP_COARSEN "(A block's outputs are rounded up to whole tiles.)\n" MERGE_HELP_TILE
+                    "Keep the tile share odd: the threads' stores to C_S then fall in 32 different banks\n"
+                    "(README). " MERGE_HELP_EXAMPLE);

@@ -1,14 +1,15 @@
-/* merge.c - ch12 steps 2-5: every merge kernel against the stable CPU merge.
- * Keys are tagged (merge.h), so a tie taken from B first, or out of input
- * order, changes the output. Step-specific tests are compiled in by step. */
+/* merge.c - ch12's merge steps (2 on): every merge kernel against the stable
+ * CPU merge, over the key types and values the step's descriptor says it
+ * takes; the printed bugs the step replays, each failing on its own input;
+ * and, on the CPU, the checks, the workspace and the reference itself.
+ * Int keys are tagged (merge.h): the raw order of equal keys is scrambled, so
+ * a tie taken from B first, out of input order, or by raw value fails. A
+ * step's own tests are in tests/ch12-merge/<step folder>.c. */
 #include <string.h>
 
 #include "lab_test.h"
+#include "merge_host.h"
 #include "merge_ref.h"
-#if LAB_STEP_NUM == 4
-#include "circular.h"
-#include "co_rank.h"
-#endif
 
 static const char *params_str(const merge_params *p, char *buf, size_t len)
 {
@@ -17,53 +18,51 @@ static const char *params_str(const merge_params *p, char *buf, size_t len)
     return buf;
 }
 
-/* Runs the step on A, B and returns the number of wrong elements of C (or -1
- * if the kernel faulted, which only the printed variants may do). */
-static int64_t merge_errors(const int *A, int m, const int *B, int n, const merge_params *p, int64_t *first,
-                            int *got_first, int *want_first)
+/* Runs the step on in and returns the number of wrong elements of C (keys or
+ * values), the first described in first; -1 if the kernel faulted (which only
+ * the printed variants may do). A write past a buffer fails in the download. */
+static int64_t merge_errors(const merge_inputs *in, const merge_params *p, char *first, size_t first_len)
 {
-    const int64_t total = (int64_t)m + n;
-    int *C = lab_xmalloc(sizeof(int) * (size_t)(total + 1)), *want = lab_xmalloc(sizeof(int) * (size_t)(total + 1));
-    merge_ref(A, m, B, n, want);
-    int *A_d = lab_dev_upload(A, sizeof(int) * (size_t)m), *B_d = lab_dev_upload(B, sizeof(int) * (size_t)n);
-    int *C_d = lab_dev_poisoned(sizeof(int) * (size_t)(total + 1)); /* one guard element past the end */
-    const char *why = merge_launch(A_d, m, B_d, n, C_d, p);
+    const int64_t total = in->m + in->n;
+    const int values = in->A_values != NULL;
+    int *C = lab_xmalloc(sizeof(int) * (size_t)total), *want = lab_xmalloc(sizeof(int) * (size_t)total);
+    int *C_values = values ? lab_xmalloc(sizeof(int) * (size_t)total) : NULL;
+    int *want_values = values ? lab_xmalloc(sizeof(int) * (size_t)total) : NULL;
     char buf[128];
-    cr_assert_null(why, "merge_launch refused m=%d n=%d %s: %s", m, n, params_str(p, buf, sizeof buf), why ? why : "");
-    if (cudaDeviceSynchronize() != cudaSuccess) {
-        free(C), free(want);
-        return -1;
+    merge_ref(in, want, want_values);
+    merge_args a = merge_upload(in, merge_temp_bytes(&merge_step_info, in->m, in->n, p));
+    const char *why = merge_launch(&a, p);
+    cr_assert_null(why, "merge_launch refused m=%lld n=%lld %s: %s", (long long)in->m, (long long)in->n,
+                   params_str(p, buf, sizeof buf), why ? why : "");
+    int64_t errors = -1;
+    if (cudaDeviceSynchronize() == cudaSuccess) {
+        merge_download(&a, C, C_values);
+        errors = merge_compare(in, C, C_values, want, want_values, 0, first, first_len).count;
+        merge_free(&a);
     }
-    lab_dev_download(C, C_d, sizeof(int) * (size_t)(total + 1));
-    int64_t errors = 0;
-    *first = -1;
-    for (int64_t k = 0; k < total; k++)
-        if (C[k] != want[k] && errors++ == 0)
-            *first = k, *got_first = C[k], *want_first = want[k];
-    if (C[total] != (int)0xA5A5A5A5 && errors++ == 0) /* wrote past the end */
-        *first = total, *got_first = C[total], *want_first = (int)0xA5A5A5A5;
-    lab_dev_free(A_d), lab_dev_free(B_d), lab_dev_free(C_d);
-    free(C), free(want);
+    free(C), free(want), free(C_values), free(want_values);
     return errors;
 }
 
-/* Fresh tagged inputs of a distribution; asserts C is exactly the stable merge. */
-static void check_merge(int m, int n, const char *dist, uint64_t seed, const merge_params *p)
+/* Fresh inputs of a distribution, of every kind the step merges (int keys,
+ * and float keys and pairs where its descriptor says so); asserts C is
+ * exactly the stable merge. */
+static void check_merge(int64_t m, int64_t n, const char *dist, uint64_t seed, const merge_params *p)
 {
-    int *A = lab_xmalloc(sizeof(int) * (size_t)(m + 1)), *B = lab_xmalloc(sizeof(int) * (size_t)(n + 1));
-    lab_rng rng = lab_rng_seeded(seed);
-    cr_assert_eq(merge_make_inputs(dist, &rng, A, m, B, n, 1), 0);
-    int64_t first = -1;
-    int got = 0, want = 0;
-    const int64_t errors = merge_errors(A, m, B, n, p, &first, &got, &want);
-    char buf[128];
-    cr_assert_eq(errors, 0,
-                 "%lld wrong outputs (%s): first C[%lld] = %#x, expected %#x (key %d from %s #%d) — m=%d n=%d dist=%s "
-                 "seed=%llu %s%s",
-                 (long long)errors, errors < 0 ? "the kernel faulted" : "key<<8 | tag: tag < 0x80 from A",
-                 (long long)first, got, want, want >> 8, (want & 0x80) ? "B" : "A", want & 0x7f, m, n, dist,
-                 (unsigned long long)seed, params_str(p, buf, sizeof buf), lab_todo_note());
-    free(A), free(B);
+    const merge_step *s = &merge_step_info;
+    char buf[128], first[512];
+    for (int t = 0; s->spec.types[t] != NULL; t++)
+        for (int values = 0; values <= s->takes_values; values++) {
+            const int is_float = strcmp(s->spec.types[t], "float") == 0;
+            merge_inputs in;
+            cr_assert_eq(merge_inputs_make(&in, dist, seed, m, n, is_float, values, MERGE_TAG_ORIGIN), 0);
+            const int64_t errors = merge_errors(&in, p, first, sizeof first);
+            cr_assert_eq(errors, 0, "%lld wrong outputs%s: first %s -- m=%lld n=%lld dist=%s type=%s %s seed=%llu %s%s",
+                         (long long)errors, errors < 0 ? " (the kernel faulted)" : "", first, (long long)m, (long long)n,
+                         dist, s->spec.types[t], values ? "pairs" : "keys", (unsigned long long)seed,
+                         params_str(p, buf, sizeof buf), lab_todo_note());
+            merge_inputs_free(&in);
+        }
 }
 
 /* block, grid, tile, coarsen: powers of two and not, tiles that are and are not multiples of the block */
@@ -72,6 +71,12 @@ static const merge_params param_sets[] = {
 };
 #define NPARAMS (sizeof param_sets / sizeof param_sets[0])
 
+/* A parameter set the step refuses (a block its kernels cannot use) is left out of its sweeps. */
+static int step_takes(const merge_params *p)
+{
+    return merge_check(&merge_step_info, 1000, 1000, 0, 0, p) == NULL;
+}
+
 static const int small_sizes[][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {5, 4}, {100, 37}, {1000, 999},
                                      {4097, 3001}, {10000, 0}, {0, 10000}, {33000, 31000}};
 #define NSMALL (sizeof small_sizes / sizeof small_sizes[0])
@@ -79,7 +84,7 @@ static const int small_sizes[][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {5, 4}, {10
 static void sweep_small(size_t param_first, size_t param_last)
 {
     for (size_t q = param_first; q < param_last; q++)
-        for (size_t z = 0; z < NSMALL; z++)
+        for (size_t z = 0; z < NSMALL && step_takes(&param_sets[q]); z++)
             for (int d = 0; merge_dists[d] != NULL; d++)
                 check_merge(small_sizes[z][0], small_sizes[z][1], merge_dists[d], lab_test_seeds[(z + d + q) % LAB_TEST_NSEEDS],
                             &param_sets[q]);
@@ -100,7 +105,7 @@ GPU_TEST(merge_gpu, at_least_2_pow_24_elements)
 GPU_TEST(merge_gpu, duplicates_straddle_tile_and_block_boundaries)
 {
     for (size_t q = 0; q < NPARAMS; q++)
-        for (int delta = -1; delta <= 1; delta++) {
+        for (int delta = -1; delta <= 1 && step_takes(&param_sets[q]); delta++) {
             const int m = 3 * param_sets[q].tile + delta, n = 5 * param_sets[q].tile - delta;
             check_merge(m, n, "dups", lab_test_seeds[q % LAB_TEST_NSEEDS], &param_sets[q]);
             check_merge(m, n, "equal", lab_test_seeds[q % LAB_TEST_NSEEDS], &param_sets[q]);
@@ -110,50 +115,53 @@ GPU_TEST(merge_gpu, duplicates_straddle_tile_and_block_boundaries)
 /* Every key equal: the output must be all of A, in order, then all of B. */
 GPU_TEST(merge_gpu, ties_take_A_first_and_keep_input_order)
 {
-    for (size_t q = 0; q < NPARAMS; q++) {
-        check_merge(5000, 3000, "equal", lab_test_seeds[0], &param_sets[q]);
-        check_merge(70, 9000, "equal", lab_test_seeds[1], &param_sets[q]);
-    }
+    for (size_t q = 0; q < NPARAMS; q++)
+        if (step_takes(&param_sets[q])) {
+            check_merge(5000, 3000, "equal", lab_test_seeds[0], &param_sets[q]);
+            check_merge(70, 9000, "equal", lab_test_seeds[1], &param_sets[q]);
+        }
 }
 
 GPU_TEST(merge_gpu, several_seeds_default_parameters)
 {
     for (int s = 0; s < LAB_TEST_NSEEDS; s++)
-        for (int d = 0; merge_dists[d] != NULL; d++)
+        for (int d = 0; merge_dists[d] != NULL; d++) {
             check_merge(300000 + s, 200001, merge_dists[d], lab_test_seeds[s], &param_sets[0]);
+            check_merge(300000 + s, 200001, merge_dists[d], lab_test_seeds[s], &merge_step_info.defaults);
+        }
 }
 
-Test(merge_params, refuses_what_cannot_run)
+/* ---- the printed code: each bug the step replays fails on its own input (docs/errata.md) ---- */
+
+/* A counterexample to the printed tiled kernels (on Fig 12.13; errata): 2 blocks of 2 threads, tile 4. */
+static const int cA[] = {0, 1, 4, 5, 5, 7, 8, 9}, cB[] = {1, 1, 3, 6, 6, 7, 9};
+
+/* Wrong outputs of the step on these keys (tagged by origin) with p. */
+static int64_t run_fixed(const int *keys_A, int m, const int *keys_B, int n, merge_params p)
 {
-    int grid = -1;
-    const merge_params zero_block = {0, 0, 1024, 4, 0}, big_block = {2048, 0, 1024, 4, 0}, no_coarsen = {128, 0, 1024, 0, 0};
-    cr_assert_not_null(merge_check_params(&zero_block, 100, &grid), "block 0 must be refused");
-    cr_assert_not_null(merge_check_params(&big_block, 100, &grid), "block 2048 must be refused");
-    cr_assert_not_null(merge_check_params(&no_coarsen, 100, &grid), "coarsen 0 must be refused");
-    cr_assert_not_null(merge_check_params(&param_sets[0], (int64_t)1 << 31, &grid), "m + n >= 2^31 must be refused");
-    cr_assert_null(merge_check_params(&param_sets[0], 1000000, &grid));
-    cr_assert_eq(grid, ceil_div(1000000, 128 * 16), "derived grid covers m + n with block * coarsen per block");
+    int A[16], B[16];
+    char first[512];
+    memcpy(A, keys_A, sizeof(int) * (size_t)m), memcpy(B, keys_B, sizeof(int) * (size_t)n);
+    merge_tag(A, m, 0, MERGE_TAG_ORIGIN), merge_tag(B, n, 1, MERGE_TAG_ORIGIN);
+    const merge_inputs in = {m, n, 0, MERGE_TAG_ORIGIN, A, B, NULL, NULL};
+    return merge_errors(&in, &p, first, sizeof first);
 }
 
-#if LAB_STEP_NUM >= 2 && LAB_STEP_NUM <= 4
-/* The translator's counterexample (seed file 000, note on Fig 12.13): 2 blocks of 2 threads, tile 4. */
-static const int tA[] = {0, 1, 4, 5, 5, 7, 8, 9}, tB[] = {1, 1, 3, 6, 6, 7, 9};
-
-static int64_t run_fixed(const int *keysA, int m, const int *keysB, int n, merge_params p)
+/* The fixed code passes the input; with `bit` set, the printed code fails it
+ * (when the step replays that bug at all). */
+static void printed_fails(unsigned bit, const int *A, int m, const int *B, int n, merge_params p, const char *what)
 {
-    int A[16], B[16], got = 0, want = 0;
-    int64_t first = -1;
-    for (int i = 0; i < m; i++)
-        A[i] = (keysA[i] << 8) | i;
-    for (int j = 0; j < n; j++)
-        B[j] = (keysB[j] << 8) | 0x80 | j;
-    return merge_errors(A, m, B, n, &p, &first, &got, &want);
+    if (!(merge_step_info.printed & bit))
+        return;
+    cr_assert_eq(run_fixed(A, m, B, n, p), 0, "%s: the fixed code must merge this input%s", what, lab_todo_note());
+    p.printed = (int)bit;
+    cr_assert_neq(run_fixed(A, m, B, n, p), 0, "%s: the printed code must fail on this input", what);
 }
 
-GPU_TEST(merge_printed, translator_counterexample_passes_fixed_code)
+GPU_TEST(merge_printed, counterexample_passes_fixed_code)
 {
     const merge_params p = {2, 2, 4, 4, 0};
-    cr_assert_eq(run_fixed(tA, 8, tB, 7, p), 0, "A=0,1,4,5,5,7,8,9 B=1,1,3,6,6,7,9 block=2 grid=2 tile=4: wrong merge%s",
+    cr_assert_eq(run_fixed(cA, 8, cB, 7, p), 0, "A=0,1,4,5,5,7,8,9 B=1,1,3,6,6,7,9 block=2 grid=2 tile=4: wrong merge%s",
                  lab_todo_note());
 }
 
@@ -161,74 +169,135 @@ GPU_TEST(merge_printed, printed_integer_ceil_loses_outputs)
 {
     /* 15 outputs: over 2 blocks (steps 3, 4) (m+n)/gridDim.x = 7 leaves C[14] unwritten;
      * over 4 threads (step 2) (m+n)/(blockDim.x*gridDim.x) = 3 leaves C[12..14] */
-    const merge_params fixed = {2, 2, 4, 4, 0}, printed = {2, 2, 4, 4, MERGE_PRINTED_CEIL};
-    cr_assert_eq(run_fixed(tA, 8, tB, 7, fixed), 0, "fixed code must pass%s", lab_todo_note());
-    cr_assert_neq(run_fixed(tA, 8, tB, 7, printed), 0, "the printed ceil((m+n)/gridDim.x) must lose outputs here");
+    const merge_params p = {2, 2, 4, 4, 0};
+    printed_fails(MERGE_PRINTED_CEIL, cA, 8, cB, 7, p, "A=0,1,4,5,5,7,8,9 B=1,1,3,6,6,7,9 block=2 grid=2 tile=4");
 }
-#endif
 
-#if LAB_STEP_NUM == 3
 GPU_TEST(merge_printed, printed_consumed_count_reads_stale_tile)
 {
     /* One block, tile 4: the second tile holds B = 5 then stale 2,3,4; the printed
      * co_rank(tile_size, A_S, tile_size, B_S, tile_size) counts 0 A consumed, not 3. */
     static const int A[] = {6, 7, 8, 9, 11, 12, 13, 14, 15, 16}, B[] = {1, 2, 3, 4, 5};
-    const merge_params fixed = {2, 1, 4, 4, 0}, printed = {2, 1, 4, 4, MERGE_PRINTED_CONSUMED};
-    cr_assert_eq(run_fixed(A, 10, B, 5, fixed), 0, "A=6..9,11..16 B=1..5 block=2 grid=1 tile=4: wrong merge%s",
-                 lab_todo_note());
-    cr_assert_neq(run_fixed(A, 10, B, 5, printed), 0, "the printed consumed count must fail on this input");
+    const merge_params p = {2, 1, 4, 4, 0};
+    printed_fails(MERGE_PRINTED_CONSUMED, A, 10, B, 5, p, "A=6..9,11..16 B=1..5 block=2 grid=1 tile=4");
 }
-#endif
 
-#if LAB_STEP_NUM == 4
 GPU_TEST(merge_printed, printed_loader_rereads_held_elements)
 {
-    const merge_params printed = {2, 2, 4, 4, MERGE_PRINTED_LOADER};
-    cr_assert_neq(run_fixed(tA, 8, tB, 7, printed), 0, "the printed loader (A_consumed) must fail the counterexample");
+    const merge_params p = {2, 2, 4, 4, 0};
+    printed_fails(MERGE_PRINTED_LOADER, cA, 8, cB, 7, p, "A=0,1,4,5,5,7,8,9 B=1,1,3,6,6,7,9 block=2 grid=2 tile=4");
 }
 
-GPU_TEST(merge_printed, translator_fix_slip_bounds_B_by_A_length)
+GPU_TEST(merge_printed, printed_fix_slip_bounds_B_by_A_length)
 {
     /* A has 2 elements: the slip's min(B_S_consumed, A_length - B_loaded) records 2 of B loaded, not 4 */
     static const int A[] = {1, 50}, B[] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
-    const merge_params fixed = {2, 1, 4, 4, 0}, slip = {2, 1, 4, 4, MERGE_PRINTED_NOTE_SLIP};
-    cr_assert_eq(run_fixed(A, 2, B, 10, fixed), 0, "A=1,50 B=2..11 block=2 grid=1 tile=4: wrong merge%s", lab_todo_note());
-    cr_assert_neq(run_fixed(A, 2, B, 10, slip), 0, "the translator's loader with A_length in B's bound must fail here");
+    const merge_params p = {2, 1, 4, 4, 0};
+    printed_fails(MERGE_PRINTED_NOTE_SLIP, A, 2, B, 10, p, "A=1,50 B=2..11 block=2 grid=1 tile=4");
 }
 
-/* Figs 12.19-12.20 on the host: A and B laid into circular buffers at every start. */
-Test(circular_host, co_rank_and_merge_match_linear_at_every_buffer_start)
+/* ---- on the CPU: the checks, the workspace, the reference --------------------- */
+
+Test(merge_params, refuses_what_cannot_run)
 {
-    enum { T = 7 };
-    int A[T], B[T], A_S[T], B_S[T], C[2 * T], want[2 * T];
-    for (int s = 0; s < LAB_TEST_NSEEDS; s++) {
-        lab_rng rng = lab_rng_seeded(lab_test_seeds[s]);
-        for (int trial = 0; trial < 200; trial++) {
-            const int m = (int)lab_rng_below(&rng, T + 1), n = (int)lab_rng_below(&rng, T + 1);
-            merge_make_inputs(merge_dists[trial % 6], &rng, A, m, B, n, 1);
-            merge_ref(A, m, B, n, want);
-            for (int a0 = 0; a0 < T; a0++)
-                for (int b0 = 0; b0 < T; b0++) {
-                    for (int i = 0; i < T; i++)
-                        A_S[i] = B_S[i] = (int)0xA5A5A5A5;
-                    for (int i = 0; i < m; i++)
-                        A_S[(a0 + i) % T] = A[i];
-                    for (int j = 0; j < n; j++)
-                        B_S[(b0 + j) % T] = B[j];
-                    for (int k = 0; k <= m + n; k++)
-                        cr_assert_eq(co_rank_circular(k, A_S, m, B_S, n, a0, b0, T), co_rank(k, A, m, B, n),
-                                     "co_rank_circular(k=%d) m=%d n=%d A_S_start=%d B_S_start=%d tile=%d seed=%llu%s", k, m,
-                                     n, a0, b0, T, (unsigned long long)lab_test_seeds[s], lab_todo_note());
-                    for (int k = 0; k < 2 * T; k++)
-                        C[k] = (int)0xA5A5A5A5;
-                    merge_sequential_circular(A_S, m, B_S, n, C, a0, b0, T);
-                    for (int k = 0; k < m + n; k++)
-                        cr_assert_eq(C[k], want[k],
-                                     "merge_sequential_circular C[%d] = %#x, expected %#x; m=%d n=%d A_S_start=%d "
-                                     "B_S_start=%d tile=%d seed=%llu%s",
-                                     k, C[k], want[k], m, n, a0, b0, T, (unsigned long long)lab_test_seeds[s], lab_todo_note());
-                }
-        }
-    }
+    const merge_step *s = &merge_step_info;
+    const merge_params zero_block = {0, 0, 1024, 4, 0}, big_block = {2048, 0, 1024, 4, 0}, no_coarsen = {128, 0, 1024, 0, 0};
+    const merge_params *ok = &s->defaults;
+    const merge_args none = {NULL, NULL, 100, NULL, NULL, 100, NULL, NULL, 0, NULL};
+    cr_assert_not_null(merge_check(s, 50, 50, 0, 0, &zero_block), "block 0 must be refused");
+    cr_assert_not_null(merge_check(s, 50, 50, 0, 0, &big_block), "block 2048 must be refused");
+    cr_assert_not_null(merge_launch(&none, &big_block), "merge_launch must refuse block 2048 before touching the GPU");
+    if (s->spec.options & LAB_OPT_COARSEN)
+        cr_assert_not_null(merge_check(s, 50, 50, 0, 0, &no_coarsen), "coarsen 0 must be refused");
+    cr_assert_not_null(merge_check(s, (int64_t)1 << 30, (int64_t)1 << 30, 0, 0, ok), "m + n >= 2^31 must be refused");
+    cr_assert_null(merge_check(s, 500000, 500000, 0, 0, ok), "the step's defaults must run");
+    cr_assert_eq(merge_check(s, 50, 50, 1, 0, ok) == NULL, lab_name_in("float", s->spec.types),
+                 "float keys are taken exactly when the descriptor lists them");
+    cr_assert_eq(merge_check(s, 50, 50, 0, 1, ok) == NULL, s->takes_values,
+                 "values are taken exactly when the descriptor says so");
+    cr_assert_eq(merge_grid(1000000, &param_sets[0]), ceil_div(1000000, 128 * 16),
+                 "derived grid covers m + n with block * coarsen per block");
 }
-#endif
+
+Test(merge_params, workspace_is_what_the_step_declares)
+{
+    const merge_step *s = &merge_step_info;
+    const size_t bytes = merge_temp_bytes(s, 1000000, 700001, &s->defaults);
+    if (s->tile_co_ranks)
+        cr_assert_geq(bytes, sizeof(int) * ((size_t)ceil_div(1700001, s->defaults.tile) + 1),
+                      "the co-rank of every tile boundary must fit the workspace");
+    else
+        cr_assert_eq(bytes, 0, "a step that declares no workspace needs none");
+}
+
+/* The reference on pairs and on float keys: sorted, a permutation of the
+ * inputs, and stable (the values of equal keys rise: A's before B's). */
+Test(merge_ref_host, pairs_and_floats_stable_for_every_distribution)
+{
+    static const int sizes[][2] = {{0, 0}, {1, 0}, {0, 1}, {7, 5}, {1000, 3}, {4096, 4095}};
+    for (int is_float = 0; is_float < 2; is_float++)
+        for (int d = 0; merge_dists[d] != NULL; d++)
+            for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+                merge_inputs in;
+                const int64_t m = sizes[z][0], n = sizes[z][1], total = m + n;
+                cr_assert_eq(merge_inputs_make(&in, merge_dists[d], lab_test_seeds[z % LAB_TEST_NSEEDS], m, n, is_float, 1,
+                                               MERGE_TAG_ORIGIN), 0);
+                int *C = lab_xmalloc(sizeof(int) * (size_t)total), *V = lab_xmalloc(sizeof(int) * (size_t)total);
+                char *seen = calloc((size_t)total + 1, 1);
+                int nonzero = total == 0;
+                merge_ref(&in, C, V);
+                for (int64_t k = 0; k < total; k++) {
+                    float f;
+                    memcpy(&f, &C[k], sizeof f);
+                    cr_assert(!is_float || f == f, "%s: a NaN key at C[%lld]", merge_dists[d], (long long)k);
+                    nonzero |= is_float ? f != 0.0f : C[k] != 0;
+                    cr_assert(V[k] >= 1 && V[k] <= total && !seen[V[k]], "%s: C_values[%lld] = %d is not a fresh payload",
+                              merge_dists[d], (long long)k, V[k]);
+                    seen[V[k]] = 1;
+                    if (k > 0) {
+                        cr_assert(merge_key_le(&in, C[k - 1], C[k]), "%s: C not sorted at %lld", merge_dists[d], (long long)k);
+                        cr_assert(!merge_key_le(&in, C[k], C[k - 1]) || V[k - 1] < V[k],
+                                  "%s: equal keys out of order at C[%lld] (float=%d)", merge_dists[d], (long long)k, is_float);
+                    }
+                }
+                cr_assert(nonzero, "%s: every key is zero (float=%d)", merge_dists[d], is_float);
+                free(C), free(V), free(seen);
+                merge_inputs_free(&in);
+            }
+}
+
+Test(merge_ref_host, float_keys_take_both_signs_and_tie_minus_zero)
+{
+    merge_inputs in;
+    cr_assert_eq(merge_inputs_make(&in, "dups", lab_test_seeds[0], 1200, 1300, 1, 1, MERGE_TAG_NONE), 0);
+    int negative = 0, positive = 0, minus_zero = 0;
+    for (int64_t j = 0; j < in.n; j++) {
+        float f;
+        memcpy(&f, &in.B[j], sizeof f);
+        negative |= f < 0.0f, positive |= f > 0.0f, minus_zero |= (uint32_t)in.B[j] == 0x80000000u;
+    }
+    cr_assert(negative && positive && minus_zero, "dups as floats: both signs and B's -0.0 expected");
+    int *want = lab_xmalloc(sizeof(int) * 2501);
+    merge_co_rank_ref(&in, want);
+    cr_assert_eq(want[2500], 1200, "the last co-rank is m");
+    free(want);
+    merge_inputs_free(&in);
+}
+
+/* The check names a tie taken the wrong way, and an output never written. */
+Test(merge_ref_host, compare_describes_wrong_ties_and_poison)
+{
+    int A[] = {5, 5, 9}, B[] = {5, 7}, want[5], got[5];
+    char first[512];
+    merge_tag(A, 3, 0, MERGE_TAG_ORIGIN), merge_tag(B, 2, 1, MERGE_TAG_ORIGIN);
+    const merge_inputs in = {3, 2, 0, MERGE_TAG_ORIGIN, A, B, NULL, NULL};
+    merge_ref(&in, want, NULL);
+    memcpy(got, want, sizeof got);
+    got[1] = want[2], got[2] = want[1]; /* B's 5 before A's second 5 */
+    lab_mismatch mm = merge_compare(&in, got, NULL, want, NULL, 0, first, sizeof first);
+    cr_assert_eq(mm.count, 2);
+    cr_assert(strstr(first, "from B[0]") != NULL && strstr(first, "wrong order") != NULL, "described as: %s", first);
+    got[1] = want[1], got[2] = want[2], got[4] = (int)LAB_POISON_WORD;
+    mm = merge_compare(&in, got, NULL, want, NULL, 0, first, sizeof first);
+    cr_assert(mm.count == 1 && mm.first == 4 && strstr(first, "never written") != NULL, "described as: %s", first);
+}

@@ -1,6 +1,10 @@
 /* co_rank.h - ch12 step 1: the sequential merge (Fig 12.2) and the co-rank
  * function (Fig 12.5), callable from the host and from kernels. Steps 2-5
- * include this file (the solution's) for their own co-rank searches. */
+ * (and chapter 13's merge sort) include this file, the solution's, for their
+ * own merges and co-rank searches.
+ * Keys compare through MERGE_KEY(x) (merge.h), never as raw values: the tests
+ * tag the low bits of every value with where it came from, in scrambled order,
+ * so only a comparison of keys breaks ties the way the book does (A first). */
 #ifndef CO_RANK_H
 #define CO_RANK_H
 
@@ -14,7 +18,10 @@
 /* Fig 12.2: merge sorted A[0,m) and B[0,n) into C; ties take A first (stable). */
 static inline __host__ __device__ void merge_sequential(const int *A, int m, const int *B, int n, int *C)
 {
-    /* exercise: Fig 12.2: two fingers i, j walk A and B; on a tie (A[i] <= B[j]) take A first; then copy what is left */
+    /* exercise: Fig 12.2: two fingers i, j walk A and B; C takes A[i] when MERGE_KEY(A[i]) <= MERGE_KEY(B[j]) (ties take A first: the merge is stable), else B[j]; then copy what is left. Compare keys through MERGE_KEY(x), never raw values (the tests tag each value's low bits) */
+    /* hint: three indices: i into A, j into B, k into C; the first loop runs while both i < m and j < n */
+    /* hint: the tie rule is <=: on equal keys A's element goes first; after the loop one of A and B has elements left: copy them in order */
+    /* hint: a raw A[i] <= B[j] passes ./run but fails the tests: their values carry tags whose raw order scrambles equal keys; write MERGE_KEY(A[i]) <= MERGE_KEY(B[j]) */
     int i = 0; /* index into A */
     int j = 0; /* index into B */
     int k = 0; /* index into C */
@@ -31,7 +38,7 @@ static inline __host__ __device__ void merge_sequential(const int *A, int m, con
         while (i < m)
             C[k++] = A[i++];
     }
-    /* exercise stub: (void)A; (void)m; (void)B; (void)n; (void)C; */
+    /* exercise stub: (void)A, (void)m, (void)B, (void)n, (void)C; */
     /* end exercise */
 }
 
@@ -45,7 +52,10 @@ static inline __host__ __device__ int co_rank(int k, const int *A, int m, const 
     int j_low = 0 > (k - m) ? 0 : k - m; /* j_low = max(0, k-m): A supplies at most m */
     int delta;
     int active = 1;
-    /* exercise: Fig 12.5 lines 08-21: while active, if A[i-1] > B[j] move i down (and j up) by delta = ceil((i-i_low)/2); else if B[j-1] >= A[i] move j down (and i up) by ceil((j-j_low)/2); else stop */
+    /* exercise: Fig 12.5 lines 08-21: while active: if A[i-1] > B[j], move i down (and j up) by delta = ceil((i-i_low)/2); else if B[j-1] >= A[i], move j down (and i up) by ceil((j-j_low)/2); else stop. Compare keys through MERGE_KEY(x), never raw values (the tests tag each value's low bits) */
+    /* hint: the two tests must agree on ties: A[i-1] > B[j] is strict and B[j-1] >= A[i] is not, so a tie leaves A's element before B's, as merge_sequential does */
+    /* hint: guard each test's reads: i > 0 && j < n before reading A[i-1] and B[j]; j > 0 && i < m before B[j-1] and A[i]. Before moving i down set j_low = j; before moving j down set i_low = i */
+    /* hint: ceil(x / 2) of a non-negative int is (x + 1) >> 1; call CO_RANK_TRACE(i, j, i_low, j_low, delta) in each branch for ./run --example's trace (delta 0 when it stops) */
     while (active) {
         if (i > 0 && j < n && MERGE_KEY(A[i - 1]) > MERGE_KEY(B[j])) {
             delta = ((i - i_low + 1) >> 1); /* ceil((i - i_low) / 2) */
@@ -64,7 +74,7 @@ static inline __host__ __device__ int co_rank(int k, const int *A, int m, const 
             active = 0;
         }
     }
-    /* exercise stub: (void)A; (void)B; (void)delta; (void)active; (void)i_low; (void)j_low; (void)j; */
+    /* exercise stub: (void)A, (void)B, (void)j, (void)i_low, (void)j_low, (void)delta, (void)active; */
     /* end exercise */
     return i;
 }

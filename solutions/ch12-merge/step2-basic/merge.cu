@@ -1,7 +1,9 @@
-/* merge.cu - ch12 step 2: the basic parallel merge (Fig 12.9). Each thread
- * co-ranks the first output of its own slice and of the next thread's, then
- * merges its two input slices sequentially. */
+/* merge.cu - ch12 step 2: the co-ranks of step 1 now split the merge itself:
+ * each thread co-ranks the first output of its own slice and of the next
+ * thread's, then merges its two input slices with merge_sequential.
+ * Figure 12.9 (with 12.2 and 12.5 from step 1). */
 #include "co_rank.h"
+#include "merge_host.h"
 
 /* Fig 12.9, fixed: elementsPerThread rounds up (the printed ceil() of an
  * integer division truncates) and k_curr is clamped to m+n (see errata). */
@@ -11,6 +13,8 @@ __global__ void merge_basic_kernel(const int *A, int m, const int *B, int n, int
     const int64_t threads = (int64_t)blockDim.x * gridDim.x;
     const int elementsPerThread = (printed & MERGE_PRINTED_CEIL) ? (int)((m + n) / threads) : ceil_div(m + n, threads);
     /* exercise: Fig 12.9: this thread's output slice is C[k_curr, k_next) with k_curr = tid*elementsPerThread (both clamped to m+n); co_rank gives i_curr and i_next, j = k - i; merge_sequential the two input slices into &C[k_curr] */
+    /* hint: compute k_curr and k_next in 64 bits (tid * elementsPerThread can pass 2^31), then clamp both to m+n: the last threads may have nothing to do */
+    /* hint: i_curr = co_rank(k_curr, A, m, B, n) and j_curr = k_curr - i_curr; the same for k_next. The slices are A[i_curr, i_next) and B[j_curr, j_next) */
     const int k_curr = (int)min((int64_t)tid * elementsPerThread, (int64_t)(m + n)); /* start output index */
     const int k_next = (int)min((int64_t)(tid + 1) * elementsPerThread, (int64_t)(m + n)); /* end output index */
     const int i_curr = co_rank(k_curr, A, m, B, n);
@@ -18,17 +22,25 @@ __global__ void merge_basic_kernel(const int *A, int m, const int *B, int n, int
     const int j_curr = k_curr - i_curr;
     const int j_next = k_next - i_next;
     merge_sequential(&A[i_curr], i_next - i_curr, &B[j_curr], j_next - j_curr, &C[k_curr]);
-    /* exercise stub: (void)A; (void)B; (void)C; (void)elementsPerThread; (void)tid; */
+    /* exercise stub: (void)A, (void)B, (void)C, (void)elementsPerThread, (void)tid; */
     /* end exercise */
 }
 
-const char *merge_launch(const int *A_d, int m, const int *B_d, int n, int *C_d, const merge_params *p)
+const char *merge_launch(const merge_args *a, const merge_params *p)
 {
     int grid = 0;
-    const char *why = merge_check_params(p, (int64_t)m + n, &grid);
-    if (why != NULL || (int64_t)m + n == 0)
+    merge_ws ws;
+    const char *why = merge_prepare(&merge_step_info, a, p, (const void *)merge_basic_kernel, 0, &grid, &ws);
+    if (why != NULL || grid == 0)
         return why;
-    merge_basic_kernel<<<grid, p->block>>>(A_d, m, B_d, n, C_d, p->printed);
+    merge_basic_kernel<<<grid, p->block>>>(a->A, (int)a->m, a->B, (int)a->n, a->C, p->printed);
     CUDA_CHECK_LAUNCH();
     return NULL;
 }
+
+const merge_step merge_step_info =
+    MERGE_BOOK_STEP(LAB_OPT_PRINTED, MERGE_PRINTED_CEIL, NULL, 0,
+                    "Step 2: Fig 12.9's basic kernel; each thread co-ranks and merges its own slice of the\n"
+                    "output. " MERGE_HELP_M MERGE_HELP_COARSEN
+                    "--printed runs Fig 12.9's ceil() of an integer division as printed (docs/errata.md).\n"
+                    MERGE_HELP_EXAMPLE);

@@ -1,81 +1,75 @@
-/* merge.cu - ch12 step 4: the circular-buffer merge (Figs 12.16-12.20).
- * Step 3 reloads a whole tile each iteration although only what was consumed
- * is new; here A_S and B_S are circular buffers and each iteration loads only
- * as many elements as the last one consumed. */
+/* merge.cu - ch12 step 4: step 3 reloads a whole tile each iteration although
+ * only what the last one consumed is new; here A_S and B_S are circular
+ * buffers and each iteration loads only as many elements as were consumed.
+ * Figures 12.15-12.20 (Part 1 as in step 3: tiled.h; the circular co-rank
+ * and merge: circular.h). */
 #include "circular.h"
-#include "co_rank.h"
+#include "tiled.h"
+
+/* Part 2 (Fig 12.16): refills the X_S_consumed slots the last tile freed, the
+ * ones after the tile's unconsumed rest, wrapping around the buffer, from
+ * X[X_curr + X_from ...]: X_from is the first element of the block's input
+ * (X_length elements from X_curr) that the buffer does not hold yet. */
+static __device__ __forceinline__ void refill(int *X_S, const int *X, int X_curr, int X_length, int X_from,
+                                              int X_S_start, int X_S_consumed, int tile_size)
+{
+    /* exercise: Fig 12.16: the block loads X_S_consumed new elements from X[X_curr + X_from + i + threadIdx.x], blockDim.x per pass, into the freed slots (X_S_start + (tile_size - X_S_consumed) + i + threadIdx.x) % tile_size; stay inside the block's input (X_length elements) */
+    /* hint: step 3's load_tile with two changes: the pass loop runs to X_S_consumed, not tile_size, and the slot index wraps with % tile_size */
+    /* hint: the tile starts at X_S_start and its tile_size - X_S_consumed unconsumed elements follow it: the first free slot is X_S_start + (tile_size - X_S_consumed) */
+    for (int i = 0; i < X_S_consumed; i += blockDim.x) {
+        if (i + threadIdx.x < X_length - X_from && i + threadIdx.x < X_S_consumed)
+            X_S[(X_S_start + (tile_size - X_S_consumed) + i + threadIdx.x) % tile_size] =
+                X[X_curr + X_from + i + threadIdx.x];
+    }
+    /* end exercise */
+}
+
+/* Part 3 (Fig 12.18): step 3's merge_tile through the circular helpers. */
+static __device__ __forceinline__ void merge_tile_circular(const int *A_S, int A_S_length, int A_S_start, const int *B_S,
+                                                           int B_S_length, int B_S_start, int tile_out, int tile_size,
+                                                           int *C)
+{
+    const int c_curr = tile_output_start(threadIdx.x, tile_out, tile_size);
+    const int c_next = tile_output_start(threadIdx.x + 1, tile_out, tile_size);
+    const int a_curr = co_rank_circular(c_curr, A_S, A_S_length, B_S, B_S_length, A_S_start, B_S_start, tile_size);
+    const int b_curr = c_curr - a_curr;
+    const int a_next = co_rank_circular(c_next, A_S, A_S_length, B_S, B_S_length, A_S_start, B_S_start, tile_size);
+    const int b_next = c_next - a_next;
+    merge_sequential_circular(A_S, a_next - a_curr, B_S, b_next - b_curr, C + c_curr, A_S_start + a_curr,
+                              B_S_start + b_curr, tile_size);
+}
 
 __global__ void merge_circular_buffer_kernel(const int *A, int m, const int *B, int n, int *C, int tile_size, int printed)
 {
-    /* Part 1: as in Fig 12.11 (step 3) */
     extern __shared__ int shareAB[];
     int *A_S = &shareAB[0];
     int *B_S = &shareAB[tile_size];
-    const int C_per_block = (printed & MERGE_PRINTED_CEIL) ? (m + n) / gridDim.x : ceil_div(m + n, gridDim.x);
-    const int C_curr = (int)min((int64_t)blockIdx.x * C_per_block, (int64_t)(m + n));
-    const int C_next = (int)min((int64_t)(blockIdx.x + 1) * C_per_block, (int64_t)(m + n));
-    if (threadIdx.x == 0) {
-        A_S[0] = co_rank(C_curr, A, m, B, n);
-        A_S[1] = co_rank(C_next, A, m, B, n);
-    }
-    __syncthreads();
-    const int A_curr = A_S[0];
-    const int A_next = A_S[1];
-    const int B_curr = C_curr - A_curr;
-    const int B_next = C_next - A_next;
-    __syncthreads();
-
-    /* Part 2 (Fig 12.16): refill only the consumed part of each circular buffer */
-    int counter = 0;
-    const int C_length = C_next - C_curr;
-    const int A_length = A_next - A_curr;
-    const int B_length = B_next - B_curr;
-    const int total_iteration = (printed & MERGE_PRINTED_CEIL) ? C_length / tile_size : ceil_div(C_length, tile_size);
-    int C_completed = 0;
-    int A_consumed = 0;
-    int B_consumed = 0;
-    int A_S_start = 0; /* where the tile begins in each buffer */
-    int B_S_start = 0;
-    int A_S_consumed = tile_size; /* the first iteration fills whole tiles */
-    int B_S_consumed = tile_size;
-    int A_loaded = 0; /* fixed: how much of A's and B's subarrays the buffers received */
-    int B_loaded = 0;
-    while (counter < total_iteration) {
-        /* exercise: Fig 12.16, fixed: load A_S_consumed new A elements, starting after the last one LOADED (A_loaded, not A_consumed), into the freed slots (A_S_start + (tile_size - A_S_consumed) + i) % tile_size; then advance A_loaded; the same for B (bounded by B_length); then a barrier */
-        /* Fig 12.16, fixed: read after what was loaded; the printed A_consumed re-reads held elements */
-        const int A_from = (printed & MERGE_PRINTED_LOADER) ? A_consumed : A_loaded;
+    const merge_span s = block_span(A, m, B, n, A_S, printed); /* Part 1, as in step 3 */
+    const int total_iteration = tile_count(s.C_length, tile_size, printed);
+    int C_completed = 0, A_consumed = 0, B_consumed = 0;
+    int A_S_start = 0, B_S_start = 0;                       /* where the tile begins in each buffer */
+    int A_S_consumed = tile_size, B_S_consumed = tile_size; /* the first iteration fills whole tiles */
+    int A_loaded = 0, B_loaded = 0; /* fixed: how much of A's and B's spans the buffers received */
+    for (int counter = 0; counter < total_iteration; counter++) {
+        /* exercise: Fig 12.16, fixed: refill A_S and B_S, each starting after the last element LOADED (A_loaded, B_loaded; the printed A_consumed re-reads elements the buffer still holds: see errata); then advance A_loaded and B_loaded by what was loaded, bounded by A's and B's spans; then a barrier */
+        /* hint: refill(A_S, A, s.A_curr, s.A_length, A_loaded, A_S_start, A_S_consumed, tile_size), and the same for B */
+        /* hint: A_loaded grows by min(A_S_consumed, s.A_length - A_loaded): the last refills load less than they freed. B's bound is s.B_length */
+        const int A_from = (printed & MERGE_PRINTED_LOADER) ? A_consumed : A_loaded; /* Fig 12.16 as printed: A_consumed */
         const int B_from = (printed & MERGE_PRINTED_LOADER) ? B_consumed : B_loaded;
-        for (int i = 0; i < A_S_consumed; i += blockDim.x) {
-            if (i + threadIdx.x < A_length - A_from && i + threadIdx.x < A_S_consumed)
-                A_S[(A_S_start + (tile_size - A_S_consumed) + i + threadIdx.x) % tile_size] =
-                    A[A_curr + A_from + i + threadIdx.x];
-        }
-        A_loaded += min(A_S_consumed, A_length - A_loaded);
-        for (int i = 0; i < B_S_consumed; i += blockDim.x) {
-            if (i + threadIdx.x < B_length - B_from && i + threadIdx.x < B_S_consumed)
-                B_S[(B_S_start + (tile_size - B_S_consumed) + i + threadIdx.x) % tile_size] =
-                    B[B_curr + B_from + i + threadIdx.x];
-        }
-        /* the translator's fix bounds this by A_length (a slip: see errata) */
-        B_loaded += min(B_S_consumed, ((printed & MERGE_PRINTED_NOTE_SLIP) ? A_length : B_length) - B_loaded);
+        refill(A_S, A, s.A_curr, s.A_length, A_from, A_S_start, A_S_consumed, tile_size);
+        A_loaded += min(A_S_consumed, s.A_length - A_loaded);
+        refill(B_S, B, s.B_curr, s.B_length, B_from, B_S_start, B_S_consumed, tile_size);
+        /* a published fix bounds this by A_length, a slip (see errata) */
+        B_loaded += min(B_S_consumed, ((printed & MERGE_PRINTED_NOTE_SLIP) ? s.A_length : s.B_length) - B_loaded);
         __syncthreads();
         /* end exercise */
-
-        /* Part 3 (Fig 12.18): step 3's thread-level merge through the circular helpers */
-        const int tile_out = min(tile_size, C_length - C_completed);
-        const int A_S_length = min(tile_size, A_length - A_consumed);
-        const int B_S_length = min(tile_size, B_length - B_consumed);
-        const int per_thread = ceil_div(tile_size, blockDim.x);
-        const int c_curr = min(threadIdx.x * per_thread, tile_out);
-        const int c_next = min((threadIdx.x + 1) * per_thread, tile_out);
-        const int a_curr = co_rank_circular(c_curr, A_S, A_S_length, B_S, B_S_length, A_S_start, B_S_start, tile_size);
-        const int b_curr = c_curr - a_curr;
-        const int a_next = co_rank_circular(c_next, A_S, A_S_length, B_S, B_S_length, A_S_start, B_S_start, tile_size);
-        const int b_next = c_next - a_next;
-        merge_sequential_circular(A_S, a_next - a_curr, B_S, b_next - b_curr, C + C_curr + C_completed + c_curr,
-                                  A_S_start + a_curr, B_S_start + b_curr, tile_size);
-        counter++;
-        /* exercise: Fig 12.18: A_S_consumed is the co-rank of tile_out in the circular tile, B_S_consumed the rest; update A_consumed, C_completed, B_consumed and advance A_S_start, B_S_start modulo tile_size */
+        const int tile_out = min(tile_size, s.C_length - C_completed);
+        const int A_S_length = min(tile_size, s.A_length - A_consumed);
+        const int B_S_length = min(tile_size, s.B_length - B_consumed);
+        merge_tile_circular(A_S, A_S_length, A_S_start, B_S, B_S_length, B_S_start, tile_out, tile_size,
+                            C + s.C_curr + C_completed); /* Part 3 */
+        /* exercise: Fig 12.18: A_S_consumed is the co-rank of tile_out in the circular tile, B_S_consumed the rest; add them to A_consumed, C_completed and B_consumed, and advance A_S_start and B_S_start past them, modulo tile_size */
+        /* hint: A_S_consumed = co_rank_circular(tile_out, ...) with the same arguments as the threads' searches */
         A_S_consumed = co_rank_circular(tile_out, A_S, A_S_length, B_S, B_S_length, A_S_start, B_S_start, tile_size);
         B_S_consumed = tile_out - A_S_consumed;
         A_consumed += A_S_consumed;
@@ -89,18 +83,17 @@ __global__ void merge_circular_buffer_kernel(const int *A, int m, const int *B, 
     }
 }
 
-const char *merge_launch(const int *A_d, int m, const int *B_d, int n, int *C_d, const merge_params *p)
+const char *merge_launch(const merge_args *a, const merge_params *p)
 {
-    int grid = 0;
-    const char *why = merge_check_params(p, (int64_t)m + n, &grid);
-    if (why == NULL && p->tile < 2)
-        why = "tile must hold at least 2 elements (Part 1 passes two co-ranks through A_S)";
-    const size_t shared = 2 * sizeof(int) * (size_t)p->tile; /* A_S and B_S */
-    if (why == NULL)
-        why = merge_fit_shared((const void *)merge_circular_buffer_kernel, shared);
-    if (why != NULL || (int64_t)m + n == 0)
-        return why;
-    merge_circular_buffer_kernel<<<grid, p->block, shared>>>(A_d, m, B_d, n, C_d, p->tile, p->printed);
-    CUDA_CHECK_LAUNCH();
-    return NULL;
+    return tiled_launch(merge_circular_buffer_kernel, a, p);
 }
+
+const merge_step merge_step_info =
+    MERGE_BOOK_STEP(LAB_OPT_TILE | LAB_OPT_PRINTED, MERGE_PRINTED_CEIL | MERGE_PRINTED_LOADER | MERGE_PRINTED_NOTE_SLIP,
+                    tiled_check, 0,
+                    "Step 4: the circular-buffer kernel of Figs 12.15-12.20; shared memory holds T elements of\n"
+                    "A and T of B, and each tile refills only what the last one consumed (--tile 2 or more).\n"
+                    MERGE_HELP_M MERGE_HELP_COARSEN MERGE_HELP_TILE
+                    "--printed runs the printed code: Fig 12.16's loader, the ceil() of Figs 12.11-12.12\n"
+                    "and the slip of a published fix (docs/errata.md).\n"
+                    MERGE_HELP_EXAMPLE);

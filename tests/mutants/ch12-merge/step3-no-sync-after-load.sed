@@ -1,4 +1,4 @@
 # step: solutions/ch12-merge/step3-tiled
 # file: merge.cu
 # why: missing __syncthreads between loading a tile and merging it
-/B_S\[i + threadIdx.x\] = B\[B_curr/,/__syncthreads/{/__syncthreads/d}
+/__syncthreads(); \/\* the tile is loaded before anyone merges from it \*\//d

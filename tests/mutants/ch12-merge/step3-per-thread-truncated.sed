@@ -1,4 +1,4 @@
 # step: solutions/ch12-merge/step3-tiled
-# file: merge.cu
-# why: off-by-one tile bound: tile_size/blockDim.x outputs per thread drop the tile's tail
-s|const int per_thread = ceil_div(tile_size, blockDim.x);|const int per_thread = tile_size / blockDim.x;|
+# file: tiled.h
+# why: off-by-one tile bound: a tile share of tile_size/blockDim.x outputs drops the tile's tail
+s|const int tile_share = ceil_div(tile_size, blockDim.x);|const int tile_share = tile_size / blockDim.x;|
