@@ -57,19 +57,6 @@ __global__ void scan_tile_kernel(const unsigned int *in, unsigned int *out, int6
         out[n] = offset + total;
 }
 
-static int64_t tiles_of(int64_t n)
-{
-    return (n + SCAN_TILE - 1) / SCAN_TILE;
-}
-
-size_t scan_temp_bytes(int64_t n)
-{
-    if (n <= SCAN_TILE)
-        return 0;
-    const int64_t tiles = tiles_of(n);
-    return (((size_t)(tiles + 1) * sizeof(unsigned int) + 255) & ~(size_t)255) + scan_temp_bytes(tiles);
-}
-
 const char *scan_exclusive(const unsigned int *in_d, unsigned int *out_d, int64_t n, void *temp_d)
 {
     if (n < 0 || n > ((int64_t)1 << 40))
@@ -79,9 +66,9 @@ const char *scan_exclusive(const unsigned int *in_d, unsigned int *out_d, int64_
         CUDA_CHECK_LAUNCH();
         return NULL;
     }
-    const int64_t tiles = tiles_of(n);
+    const int64_t tiles = (n + SCAN_TILE - 1) / SCAN_TILE;
     unsigned int *sums = (unsigned int *)temp_d;
-    void *rest = (char *)temp_d + (((size_t)(tiles + 1) * sizeof(unsigned int) + 255) & ~(size_t)255);
+    void *rest = (char *)temp_d + scan_sums_bytes(tiles);
     scan_reduce_kernel<<<(unsigned int)tiles, SCAN_BLOCK>>>(in_d, n, sums);
     CUDA_CHECK_LAUNCH();
     scan_exclusive(sums, sums, tiles, rest); /* the tiles' offsets (sums[tiles] = total, unused) */

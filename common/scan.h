@@ -25,7 +25,20 @@ LAB_BEGIN_C
  * Sums wrap modulo 2^32. temp_d: scan_temp_bytes(n) bytes of device memory.
  * Launches on the default stream; NULL, or why it cannot run. */
 const char *scan_exclusive(const unsigned int *in_d, unsigned int *out_d, int64_t n, void *temp_d);
-size_t scan_temp_bytes(int64_t n);
+
+/* Above one tile, the temporaries hold the tiles' sums (tiles + 1 of them,
+ * 256-byte aligned), then the next level's temporaries. Pure host, inline:
+ * the chapter's host code sizes its workspace with it without linking the scan. */
+static inline size_t scan_sums_bytes(int64_t tiles)
+{
+    return ((size_t)(tiles + 1) * sizeof(unsigned int) + 255) & ~(size_t)255;
+}
+
+static inline size_t scan_temp_bytes(int64_t n)
+{
+    const int64_t tiles = (n + SCAN_TILE - 1) / SCAN_TILE;
+    return n <= SCAN_TILE ? 0 : scan_sums_bytes(tiles) + scan_temp_bytes(tiles);
+}
 
 LAB_END_C
 

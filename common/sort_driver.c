@@ -1,9 +1,14 @@
 /* sort_driver.c - ./run for every ch13 step: sorts fresh (key, value) pairs on
  * the GPU, the value of each key being its input index, and checks keys and
  * values against the stable CPU reference, so a tie broken the wrong way
- * shows; then times the sort (device work only: temporaries are allocated
- * once, outside the timing). --type int|float sorts through sort.h's
- * order-preserving transform. --example replays Figs 13.1-13.3 for step 1. */
+ * shows; then times the sort (device work only: the workspace is allocated
+ * once, outside the timing). --type int|float sorts through the
+ * order-preserving transform (sort_ref.h). Everything about the step (its
+ * defaults, options, limits, workspace, example) it asks of the step's
+ * descriptor, sort_step_info (sort.h). --example replays Figs 13.1-13.3 one
+ * iteration at a time in a step that can run one alone (step 1; its rows
+ * come from the CPU reference when no GPU is visible), and sorts Fig 13.1's
+ * keys whole in the others. */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,18 +16,18 @@
 #include "options.h"
 #include "report.h"
 #include "scan.h"
-#include "sort.h"
+#include "sort_host.h"
 
-/* Only step 1 defines the per-iteration launcher; elsewhere it is NULL. */
-#pragma weak radix_sort_iter_launch
+#define STEP (&sort_step_info)
+#define BOOK_N 16
 
-static const unsigned int book_keys[16] = {12, 3, 6, 9, 15, 8, 5, 10, 9, 6, 11, 13, 4, 10, 7, 0};
+static const unsigned int book_keys[BOOK_N] = {12, 3, 6, 9, 15, 8, 5, 10, 9, 6, 11, 13, 4, 10, 7, 0};
 
 static void print_row(const char *name, const unsigned int *x, int n, int binary)
 {
     printf("  %-12s", name);
     for (int i = 0; i < n; i++) {
-        if (x[i] == 0xA5A5A5A5u) /* poison: nothing was written there */
+        if (x[i] == LAB_POISON_WORD) /* nothing was written there */
             printf("    ?");
         else if (binary)
             printf(" %u%u%u%u", (x[i] >> 3) & 1, (x[i] >> 2) & 1, (x[i] >> 1) & 1, x[i] & 1);
@@ -32,108 +37,150 @@ static void print_row(const char *name, const unsigned int *x, int n, int binary
     printf("\n");
 }
 
-/* Figs 13.1-13.3: sixteen 4-bit keys, four iterations of Fig 13.4 with four
- * blocks of four threads; each row comes from the GPU: ones before from the
- * scanned bits array, each key's destination from where its value landed. */
-static int run_example_step1(const sort_params *given)
+/* ---- Figs 13.1-13.3: one iteration at a time --------------------------------- */
+
+/* One iteration's rows, as Fig 13.3 draws them. */
+typedef struct {
+    unsigned int key[BOOK_N], bit[BOOK_N], ones_before[BOOK_N + 1], dest[BOOK_N], out[BOOK_N];
+} example_rows;
+
+static const unsigned int book_index[BOOK_N] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+
+/* The rows of iteration `iter` over keys, from the CPU reference. */
+static void rows_from_cpu(const unsigned int *keys, unsigned int iter, example_rows *r)
 {
-    const int N = 16;
+    memcpy(r->key, keys, sizeof r->key);
+    sort_ref_radix_iter(keys, BOOK_N, iter, r->ones_before, r->dest);
+    for (int i = 0; i < BOOK_N; i++) {
+        r->bit[i] = (keys[i] >> iter) & 1;
+        r->out[r->dest[i]] = keys[i];
+    }
+}
+
+/* The same rows from the step's kernels: ones before from the scanned bits
+ * array, each key's destination from where its value (its index) landed. */
+static const char *rows_from_gpu(const unsigned int *keys, unsigned int iter, const sort_params *p, example_rows *r)
+{
+    unsigned int *k_d = (unsigned int *)lab_dev_upload(keys, sizeof r->key, "keys_in");
+    unsigned int *v_d = (unsigned int *)lab_dev_upload(book_index, sizeof book_index, "values_in");
+    unsigned int *ok_d = (unsigned int *)lab_dev_poisoned(sizeof r->out, "keys_out");
+    unsigned int *ov_d = (unsigned int *)lab_dev_poisoned(sizeof r->out, "values_out");
+    unsigned int *bits_d = (unsigned int *)lab_dev_poisoned(sizeof r->ones_before, "bits");
+    void *scan_temp = lab_dev_poisoned(scan_temp_bytes(BOOK_N), "scan_temp");
+    unsigned int landed[BOOK_N];
+    const char *why = STEP->iter_launch(k_d, v_d, ok_d, ov_d, bits_d, BOOK_N, iter, scan_temp, p);
+    if (why == NULL) {
+        lab_dev_download(r->ones_before, bits_d, sizeof r->ones_before);
+        lab_dev_download(r->out, ok_d, sizeof r->out);
+        lab_dev_download(landed, ov_d, sizeof landed);
+        memcpy(r->key, keys, sizeof r->key);
+        for (int i = 0; i < BOOK_N; i++) {
+            r->bit[i] = r->ones_before[i + 1] - r->ones_before[i]; /* the scan's steps are the bits */
+            r->dest[i] = LAB_POISON_WORD;
+        }
+        for (int d = 0; d < BOOK_N; d++)
+            if (landed[d] < BOOK_N)
+                r->dest[landed[d]] = (unsigned int)d;
+    }
+    lab_dev_free(k_d), lab_dev_free(v_d), lab_dev_free(ok_d), lab_dev_free(ov_d), lab_dev_free(bits_d);
+    lab_dev_free(scan_temp);
+    return why;
+}
+
+static void print_rows(unsigned int iter, const example_rows *r)
+{
+    printf("iteration %u (bit %u):\n", iter, iter);
+    print_row("index", book_index, BOOK_N, 0);
+    print_row("key", r->key, BOOK_N, 1);
+    print_row("bit", r->bit, BOOK_N, 0);
+    print_row("ones before", r->ones_before, BOOK_N, 0);
+    print_row("destination", r->dest, BOOK_N, 0);
+    printf("  ones in total (bits[N]) = %u\n", r->ones_before[BOOK_N]);
+}
+
+/* "  WRONG destinations (expected): key i -> d ..." where the GPU's differ; 1 if none do. */
+static int same_destinations(const example_rows *got, const example_rows *want)
+{
+    int wrong = 0;
+    for (int i = 0; i < BOOK_N; i++)
+        if (got->dest[i] != want->dest[i])
+            printf("%s key %d -> %u", wrong++ == 0 ? "  WRONG destinations (expected):" : "", i, want->dest[i]);
+    if (wrong > 0)
+        printf("\n");
+    return wrong == 0;
+}
+
+/* Sixteen 4-bit keys, four iterations with four blocks of four threads, each
+ * iteration reading the last one's output. With no GPU visible the rows come
+ * from the CPU reference, and ./run says the kernels were not run (exit 3). */
+static int run_example_iterations(const sort_params *given)
+{
     sort_params p = *given;
     p.block = 4;
-    unsigned int index[16], keys[16], bits[17], bit[16], dest[16], want[16], out_k[16], out_v[16];
-    for (int i = 0; i < N; i++)
-        index[i] = (unsigned int)i, keys[i] = book_keys[i];
+    char no_gpu[256];
+    const int gpu = lab_gpu_available(no_gpu, sizeof no_gpu);
+    unsigned int keys[BOOK_N], sorted[BOOK_N];
+    memcpy(keys, book_keys, sizeof keys);
     printf("Book example (Figs 13.1-13.3): sixteen 4-bit keys, one bit per iteration, four blocks of four threads%s.\n",
            p.printed ? ", destination of a one as printed (--printed)" : "");
-    unsigned int *in_k = (unsigned int *)lab_dev_upload(keys, sizeof keys);
-    unsigned int *in_v = (unsigned int *)lab_dev_upload(index, sizeof index);
-    unsigned int *o_k = (unsigned int *)lab_dev_poisoned(sizeof keys), *o_v = (unsigned int *)lab_dev_poisoned(sizeof keys);
-    unsigned int *bits_d = (unsigned int *)lab_dev_poisoned(sizeof bits);
-    void *scan_temp = lab_dev_poisoned(scan_temp_bytes(N) + 4);
     int ok = 1;
     for (unsigned int iter = 0; iter < 4; iter++) {
-        lab_poison_device(o_k, sizeof keys);
-        lab_poison_device(o_v, sizeof keys);
-        const char *why = radix_sort_iter_launch(in_k, in_v, o_k, o_v, bits_d, N, iter, scan_temp, &p);
-        if (why != NULL) {
-            fprintf(stderr, "./run: cannot run the example: %s\n", why);
-            return LAB_EXIT_USAGE;
-        }
-        lab_dev_download(bits, bits_d, sizeof bits);
-        lab_dev_download(out_k, o_k, sizeof out_k);
-        lab_dev_download(out_v, o_v, sizeof out_v);
-        /* the stable split on the CPU: zeros in order, then ones in order */
-        int zeros = 0, at = 0;
-        for (int i = 0; i < N; i++)
-            zeros += ((keys[i] >> iter) & 1) == 0;
-        for (int i = 0, z = 0, o = zeros; i < N; i++)
-            want[i] = ((keys[i] >> iter) & 1) == 0 ? (unsigned int)z++ : (unsigned int)o++;
-        for (int i = 0; i < N; i++) {
-            bit[i] = bits[i + 1] - bits[i]; /* the scan's steps are the bits */
-            dest[i] = 0xA5A5A5A5u;
-        }
-        for (int d = 0; d < N; d++)
-            if (out_v[d] < (unsigned int)N)
-                dest[out_v[d]] = (unsigned int)d; /* value = input index: key out_v[d] landed at d */
-        printf("iteration %u (bit %u):\n", iter, iter);
-        print_row("index", index, N, 0);
-        print_row("key", keys, N, 1);
-        print_row("bit", bit, N, 0);
-        print_row("ones before", bits, N, 0);
-        print_row("destination", dest, N, 0);
-        printf("  ones in total (bits[N]) = %u\n", bits[N]);
-        for (int i = 0; i < N; i++)
-            if (dest[i] != want[i]) {
-                if (at++ == 0)
-                    printf("  WRONG destinations (expected):");
-                printf(" key %d -> %u", i, want[i]);
+        example_rows want, got;
+        rows_from_cpu(keys, iter, &want);
+        if (gpu) {
+            const char *why = rows_from_gpu(keys, iter, &p, &got);
+            if (why != NULL) {
+                fprintf(stderr, "./run: cannot run the example: %s\n", why);
+                return LAB_EXIT_USAGE;
             }
-        if (at > 0)
-            printf("\n");
-        ok &= at == 0;
-        print_row("output", out_k, N, 1);
-        memcpy(keys, out_k, sizeof keys); /* the next iteration reads this one's output */
-        lab_poison_device(in_k, sizeof keys);
-        CUDA_CHECK(cudaMemcpy(in_k, o_k, sizeof keys, cudaMemcpyDeviceToDevice));
-        CUDA_CHECK(cudaMemcpy(in_v, index, sizeof index, cudaMemcpyHostToDevice));
+        }
+        const example_rows *shown = gpu ? &got : &want;
+        print_rows(iter, shown);
+        ok &= same_destinations(shown, &want);
+        print_row("output", shown->out, BOOK_N, 1);
+        memcpy(keys, shown->out, sizeof keys); /* the next iteration reads this one's output */
     }
-    unsigned int sorted[16];
     memcpy(sorted, book_keys, sizeof sorted);
-    sort_ref(sorted, NULL, N);
+    sort_ref(sorted, NULL, BOOK_N);
     ok &= memcmp(sorted, keys, sizeof keys) == 0;
-    print_row("sorted", keys, N, 0);
-    lab_dev_free(in_k), lab_dev_free(in_v), lab_dev_free(o_k), lab_dev_free(o_v), lab_dev_free(bits_d), lab_dev_free(scan_temp);
+    print_row("sorted", keys, BOOK_N, 0);
+    if (!gpu) {
+        printf("These rows are the CPU reference's (sort_ref_radix_iter in common/sort_ref.c, the fixed formula%s).\n",
+               p.printed ? "; --printed needs the GPU" : "");
+        lab_require_gpu("./run"); /* says the kernels were not run, and why: exit 3 */
+    }
     printf("%s example\n", ok ? "PASS" : "FAIL");
     if (!ok)
         lab_print_todo_hint();
     return ok ? LAB_EXIT_PASS : LAB_EXIT_FAIL;
 }
 
-/* Other steps: the same sixteen keys through the whole sort, with their input indices as values. */
+/* ---- the other steps: Fig 13.1's sixteen keys sorted whole -------------------- */
+
 static int run_example_sort(const sort_params *p)
 {
-    const int N = 16;
-    unsigned int index[16], want_k[16], want_v[16], got_k[16], got_v[16];
-    for (int i = 0; i < N; i++)
-        index[i] = want_v[i] = (unsigned int)i, want_k[i] = book_keys[i];
-    sort_ref(want_k, want_v, N);
+    unsigned int want_k[BOOK_N], want_v[BOOK_N], got_k[BOOK_N], got_v[BOOK_N];
+    memcpy(want_k, book_keys, sizeof want_k);
+    memcpy(want_v, book_index, sizeof want_v);
+    sort_ref(want_k, want_v, BOOK_N);
     printf("Book example (Fig 13.1's sixteen keys), sorted whole by this step; values are input indices.\n");
-    unsigned int *k_d = (unsigned int *)lab_dev_upload(book_keys, sizeof book_keys);
-    unsigned int *v_d = (unsigned int *)lab_dev_upload(index, sizeof index);
-    unsigned int *ok_d = (unsigned int *)lab_dev_poisoned(sizeof got_k), *ov_d = (unsigned int *)lab_dev_poisoned(sizeof got_v);
-    void *temp = lab_dev_poisoned(sort_temp_bytes(N, 1, p) + 4);
-    const char *why = sort_launch(k_d, v_d, ok_d, ov_d, N, temp, p);
+    unsigned int *k_d = (unsigned int *)lab_dev_upload(book_keys, sizeof book_keys, "keys_in");
+    unsigned int *v_d = (unsigned int *)lab_dev_upload(book_index, sizeof book_index, "values_in");
+    unsigned int *ok_d = (unsigned int *)lab_dev_poisoned(sizeof got_k, "keys_out");
+    unsigned int *ov_d = (unsigned int *)lab_dev_poisoned(sizeof got_v, "values_out");
+    void *temp = lab_dev_poisoned(sort_temp_bytes(STEP, BOOK_N, 1, p), "temp_d (the workspace)");
+    const char *why = sort_launch(k_d, v_d, ok_d, ov_d, BOOK_N, temp, p);
     if (why != NULL) {
         fprintf(stderr, "./run: cannot run the example: %s\n", why);
         return LAB_EXIT_USAGE;
     }
     lab_dev_download(got_k, ok_d, sizeof got_k);
     lab_dev_download(got_v, ov_d, sizeof got_v);
-    print_row("input", book_keys, N, 0);
-    print_row("keys", got_k, N, 0);
-    print_row("values", got_v, N, 0);
-    print_row("expected", want_k, N, 0);
-    print_row("values", want_v, N, 0);
+    print_row("input", book_keys, BOOK_N, 0);
+    print_row("keys", got_k, BOOK_N, 0);
+    print_row("values", got_v, BOOK_N, 0);
+    print_row("expected", want_k, BOOK_N, 0);
+    print_row("values", want_v, BOOK_N, 0);
     const int ok = memcmp(got_k, want_k, sizeof got_k) == 0 && memcmp(got_v, want_v, sizeof got_v) == 0;
     lab_dev_free(k_d), lab_dev_free(v_d), lab_dev_free(ok_d), lab_dev_free(ov_d), lab_dev_free(temp);
     printf("%s example\n", ok ? "PASS" : "FAIL");
@@ -141,6 +188,8 @@ static int run_example_sort(const sort_params *p)
         lab_print_todo_hint();
     return ok ? LAB_EXIT_PASS : LAB_EXIT_FAIL;
 }
+
+/* ---- a sort of n keys, checked and timed ---------------------------------------- */
 
 typedef struct {
     const unsigned int *keys_in, *values_in;
@@ -156,41 +205,59 @@ static void launch(void *ctx)
     sort_launch(w->keys_in, w->values_in, w->keys_out, w->values_out, w->n, w->temp, w->p);
 }
 
-static void describe(char *buf, size_t len, int step, const sort_params *p, const lab_opts *o, int with_values)
-{
-    int at = 0;
-    switch (step) {
-    case 1: at = snprintf(buf, len, "block=%d%s", p->block, p->printed ? " printed" : ""); break;
-    case 2: at = snprintf(buf, len, "block=%d bits=1", p->block); break;
-    case 3: at = snprintf(buf, len, "block=%d bits=%d", p->block, p->radix_bits); break;
-    case 4: at = snprintf(buf, len, "block=%d coarsen=%d bits=%d tile=%d", p->block, p->coarsen, p->radix_bits, p->block * p->coarsen); break;
-    case 5: at = snprintf(buf, len, "block=%d coarsen=%d tile=%d", p->block, p->coarsen, p->block * p->coarsen); break;
-    default: at = snprintf(buf, len, "variant=%s block=%d tile=%d", p->variant, p->block, p->tile); break;
-    }
-    snprintf(buf + at, len - (size_t)at, " dist=%s type=%s %s", o->dist, o->type, with_values ? "pairs" : "keys");
-}
+/* The input keys (as the step sorts them: encoded, unless it takes typed
+ * keys), their indices as values, and the stable reference's result, in the
+ * type's own bits. */
+typedef struct {
+    unsigned int *keys, *index, *want_k, *want_v;
+} inputs;
 
-static int run_size(const lab_opts *o, const sort_params *p, int step, int64_t n, sort_type type, int with_values)
+static inputs make_inputs(const lab_opts *o, int64_t n, sort_type type)
 {
     const size_t bytes = sizeof(unsigned int) * (size_t)n;
-    unsigned int *in_k = (unsigned int *)lab_xmalloc(bytes), *index = (unsigned int *)lab_xmalloc(bytes);
-    unsigned int *want_k = (unsigned int *)lab_xmalloc(bytes), *want_v = (unsigned int *)lab_xmalloc(bytes);
-    unsigned int *got_k = (unsigned int *)lab_xmalloc(bytes), *got_v = (unsigned int *)lab_xmalloc(bytes);
+    inputs in = {(unsigned int *)lab_xmalloc(bytes), (unsigned int *)lab_xmalloc(bytes),
+                 (unsigned int *)lab_xmalloc(bytes), (unsigned int *)lab_xmalloc(bytes)};
     lab_rng rng = lab_rng_seeded(o->seed);
-    sort_make_keys(o->dist, &rng, in_k, n, type); /* the type's own bits */
+    sort_make_keys(o->dist, &rng, in.keys, n, type); /* the type's own bits */
     for (int64_t i = 0; i < n; i++)
-        index[i] = want_v[i] = (unsigned int)i;
-    memcpy(want_k, in_k, bytes);
-    sort_encode_keys(want_k, n, type);
-    sort_ref(want_k, want_v, n);
-    sort_decode_keys(want_k, n, type);
+        in.index[i] = in.want_v[i] = (unsigned int)i;
+    memcpy(in.want_k, in.keys, bytes);
+    sort_encode_keys(in.want_k, n, type);
+    sort_ref(in.want_k, in.want_v, n);
+    sort_decode_keys(in.want_k, n, type);
+    if (!STEP->typed_keys)
+        sort_encode_keys(in.keys, n, type);
+    return in;
+}
 
-    sort_encode_keys(in_k, n, type); /* what the GPU sorts */
-    work w = {(const unsigned int *)lab_dev_upload(in_k, bytes),
-              with_values ? (const unsigned int *)lab_dev_upload(index, bytes) : NULL,
-              (unsigned int *)lab_dev_poisoned(bytes), with_values ? (unsigned int *)lab_dev_poisoned(bytes) : NULL,
-              n, NULL, p};
-    w.temp = lab_dev_poisoned(sort_temp_bytes(n, with_values, p));
+/* Every key and value against the reference, and the order as the type's own;
+ * prints what is wrong (unless quiet). 1 when the sort is right. */
+static int check_output(const lab_opts *o, int64_t n, sort_type type, const unsigned int *got_k,
+                        const unsigned int *got_v, const inputs *in)
+{
+    const int report = o->quiet || o->csv ? 0 : 10;
+    const lab_mismatch mk = lab_compare_u32(got_k, in->want_k, n, "key", report);
+    const lab_mismatch mv =
+        got_v != NULL ? lab_compare_u32(got_v, in->want_v, n, "value (input index)", report) : (lab_mismatch){0, -1};
+    int64_t where = -1;
+    const int ordered = sort_is_ordered(got_k, n, type, &where);
+    if (!ordered && report)
+        printf("  keys out of order (as %s) at %lld\n", sort_type_name(type), (long long)where);
+    if (mk.count == 0 && mv.count != 0 && report)
+        printf("  keys right, values wrong: equal keys left their input order (the sort is not stable)\n");
+    return mk.count == 0 && mv.count == 0 && ordered;
+}
+
+static int run_size(const lab_opts *o, const sort_params *p, int64_t n, sort_type type, int with_values)
+{
+    const size_t bytes = sizeof(unsigned int) * (size_t)n;
+    inputs in = make_inputs(o, n, type);
+    unsigned int *got_k = (unsigned int *)lab_xmalloc(bytes), *got_v = (unsigned int *)lab_xmalloc(bytes);
+    work w = {(const unsigned int *)lab_dev_upload(in.keys, bytes, "keys_in"),
+              with_values ? (const unsigned int *)lab_dev_upload(in.index, bytes, "values_in") : NULL,
+              (unsigned int *)lab_dev_poisoned(bytes, "keys_out"),
+              with_values ? (unsigned int *)lab_dev_poisoned(bytes, "values_out") : NULL, n, NULL, p};
+    w.temp = lab_dev_poisoned(sort_temp_bytes(STEP, n, with_values, p), "temp_d (the workspace)");
     const char *why = sort_launch(w.keys_in, w.values_in, w.keys_out, w.values_out, n, w.temp, p);
     if (why != NULL) {
         fprintf(stderr, "./run: cannot run n=%lld: %s\n", (long long)n, why);
@@ -199,85 +266,75 @@ static int run_size(const lab_opts *o, const sort_params *p, int step, int64_t n
     lab_dev_download(got_k, w.keys_out, bytes);
     if (with_values)
         lab_dev_download(got_v, w.values_out, bytes);
-    sort_decode_keys(got_k, n, type);
-    const int report = o->quiet || o->csv ? 0 : 10;
-    const lab_mismatch mk = lab_compare_u32(got_k, want_k, n, "key", report);
-    const lab_mismatch mv = with_values ? lab_compare_u32(got_v, want_v, n, "value (input index)", report) : (lab_mismatch){0, -1};
-    int64_t where = -1;
-    const int ordered = sort_is_ordered(got_k, n, type, &where);
-    if (!ordered && report)
-        printf("  keys out of order (as %s) at %lld\n", sort_type_name(type), (long long)where);
-    if (mk.count == 0 && mv.count != 0 && report)
-        printf("  keys right, values wrong: equal keys left their input order (the sort is not stable)\n");
+    if (!STEP->typed_keys)
+        sort_decode_keys(got_k, n, type);
+    const int pass = check_output(o, n, type, got_k, with_values ? got_v : NULL, &in);
     const lab_timing t = lab_time_device(launch, &w, o->reps);
 
     char params[256];
-    describe(params, sizeof params, step, p, o, with_values);
-    const int pass = mk.count == 0 && mv.count == 0 && ordered;
+    STEP->describe(p, params, sizeof params);
+    const size_t at = strlen(params);
+    snprintf(params + at, sizeof params - at, " dist=%s type=%s %s", o->dist, o->type, with_values ? "pairs" : "keys");
     /* the least a sort moves: read and write every key (and value) once */
     const lab_result r = {lab_step_name, params, n, 2.0 * (with_values ? 2 : 1) * (double)bytes, t, pass};
     lab_print_result(o, &r);
     if (!pass && !o->csv)
         lab_print_todo_hint();
     lab_dev_free((void *)w.keys_in), lab_dev_free(w.keys_out), lab_dev_free(w.temp);
-    if (with_values)
-        lab_dev_free((void *)w.values_in), lab_dev_free(w.values_out);
-    free(in_k), free(index), free(want_k), free(want_v), free(got_k), free(got_v);
+    lab_dev_free((void *)w.values_in), lab_dev_free(w.values_out);
+    free(in.keys), free(in.index), free(in.want_k), free(in.want_v), free(got_k), free(got_v);
     return pass;
+}
+
+/* ---- options: the step's own, checked before the GPU is looked for -------------- */
+
+static void parse(int argc, char **argv, lab_opts *o, sort_params *p)
+{
+    char about[1536];
+    lab_opt_spec spec = sort_options(STEP);
+    snprintf(about, sizeof about,
+             "This step sorts n (key, value) pairs, value = the key's input index, and checks\n"
+             "keys and values against a stable CPU sort (so stability is checked too); --type\n"
+             "int or float sorts through the order-preserving transform (sort_ref.h).\n%s",
+             spec.about != NULL ? spec.about : "");
+    spec.about = about;
+    *p = STEP->defaults;
+    *o = lab_opts_defaults();
+    o->size = STEP->default_n, o->dist = "uniform", o->type = "uint";
+    o->block = p->block, o->tile = p->tile, o->coarsen = p->coarsen, o->radix_bits = p->radix_bits;
+    o->variant = p->variant != NULL ? p->variant : "";
+    lab_parse_opts(argc, argv, o, &spec, lab_step_name);
+    p->block = o->block, p->tile = o->tile, p->coarsen = o->coarsen, p->radix_bits = o->radix_bits;
+    p->variant = o->variant, p->printed = o->printed, p->type = (sort_type)sort_type_of(o->type);
+    if (o->nsizes == 0) { /* no -n: the step's default, within its limit for these parameters */
+        const int64_t most = sort_max_n(STEP, p);
+        o->size = o->sizes[0] = STEP->default_n < most ? STEP->default_n : most;
+        o->nsizes = 1;
+    }
+    const char *why = sort_check(STEP, 0, p); /* the parameters alone, then with each size */
+    if (why != NULL) {
+        fprintf(stderr, "%s: %s (./run --help lists this step's options)\n", lab_step_name, why);
+        exit(LAB_EXIT_USAGE);
+    }
+    for (int s = 0; s < o->nsizes; s++)
+        if ((why = sort_check(STEP, o->sizes[s], p)) != NULL) {
+            fprintf(stderr, "%s: -n %lld: %s (./run --help)\n", lab_step_name, (long long)o->sizes[s], why);
+            exit(LAB_EXIT_USAGE);
+        }
 }
 
 int main(int argc, char **argv)
 {
-    const int step = sort_step_number(lab_step_name);
-    sort_params p = sort_default_params(step);
-    int with_values = 1;
-    for (int a = 1; a < argc; a++) /* --keys-only is this chapter's own option */
-        if (strcmp(argv[a], "--keys-only") == 0) {
-            with_values = 0;
-            memmove(&argv[a], &argv[a + 1], sizeof(char *) * (size_t)(argc - a));
-            argc--, a--;
-        }
-    lab_opts o = lab_opts_defaults();
-    o.block = p.block, o.tile = p.tile, o.coarsen = p.coarsen, o.radix_bits = p.radix_bits, o.variant = p.variant;
-    o.type = "uint";
-    o.nsizes = 0; /* no -n: the step's default, below */
-    char extra[1024];
-    snprintf(extra, sizeof extra,
-             "This step sorts n (key, value) pairs, value = the key's input index, and checks\n"
-             "keys and values against a stable CPU sort (so stability is checked too).\n"
-             "  --dist D       uniform sorted reverse few equal high (only the top 8 bits vary)\n"
-             "  --type T       uint (default), int or float: the order-preserving transform (sort.h)\n"
-             "  --keys-only    no values\n"
-             "Defaults here: -n %s --block %d%s%s%s\n"
-             "Step 1: --example replays Figs 13.1-13.3; --printed uses Fig 13.4's printed formula\n"
-             "for the destination of a one (docs/errata.md). Step 6: --variant bitonic|odd-even.\n",
-             step == 6 ? "65536 (bitonic), 4096 (odd-even)" : "2^24", p.block,
-             step == 3 || step == 4 ? " --bits " : "", step == 3 ? "4" : step == 4 ? "8 --coarsen 16" : "",
-             step == 5 ? " --coarsen 8" : step == 6 ? " --tile 2048 --variant bitonic" : "");
-    lab_parse_opts(argc, argv, &o, lab_step_name, extra);
-    p.block = o.block, p.tile = o.tile, p.coarsen = o.coarsen, p.radix_bits = o.radix_bits, p.variant = o.variant;
-    p.printed = o.printed;
-    if (o.nsizes == 0) {
-        o.size = step == 6 ? (strcmp(o.variant, "odd-even") == 0 ? SORT_ODD_EVEN_MAX : 1 << 16) : 1 << 24;
-        o.sizes[0] = o.size, o.nsizes = 1;
-    }
-    const int type = sort_type_of(o.type);
-    if (type < 0) {
-        fprintf(stderr, "./run: unknown --type %s (uint, int or float)\n", o.type);
-        return LAB_EXIT_USAGE;
-    }
-    int known = 0;
-    for (int d = 0; sort_dists[d] != NULL; d++)
-        known |= strcmp(o.dist, sort_dists[d]) == 0;
-    if (!known) {
-        fprintf(stderr, "./run: unknown --dist %s (uniform sorted reverse few equal high)\n", o.dist);
-        return LAB_EXIT_USAGE;
-    }
+    lab_opts o;
+    sort_params p;
+    parse(argc, argv, &o, &p);
+    if (o.example && STEP->iter_launch != NULL)
+        return run_example_iterations(&p);
     lab_require_gpu("./run");
     if (o.example)
-        return radix_sort_iter_launch != NULL ? run_example_step1(&p) : run_example_sort(&p);
+        return run_example_sort(&p);
     int all_pass = 1;
     for (int s = 0; s < o.nsizes; s++)
-        all_pass &= run_size(&o, &p, step, o.sizes[s], (sort_type)type, with_values);
+        all_pass &= run_size(&o, &p, o.sizes[s], p.type, !o.keys_only);
     return all_pass ? LAB_EXIT_PASS : LAB_EXIT_FAIL;
 }

@@ -1,6 +1,6 @@
-/* sort_ref.c - chapter 13's CPU reference (a stable LSD radix sort), the input
- * distributions and the key-type helpers. */
-#include "sort.h"
+/* sort_ref.c - chapter 13's CPU reference (a stable LSD radix sort and one
+ * iteration of Fig 13.4), the input distributions and the key-type helpers. */
+#include "sort_ref.h"
 
 #include <string.h>
 
@@ -37,7 +37,23 @@ void sort_ref(unsigned int *keys, unsigned int *values, int64_t n)
     free(tv);
 }
 
+void sort_ref_radix_iter(const unsigned int *keys, int64_t n, unsigned int iter, unsigned int *ones_before,
+                         unsigned int *dest)
+{
+    unsigned int ones = 0;
+    for (int64_t i = 0; i < n; i++) {
+        ones_before[i] = ones;
+        ones += (keys[i] >> iter) & 1;
+    }
+    ones_before[n] = ones;
+    for (int64_t i = 0; i < n; i++) /* section 13.3: zeros to i - ones before, ones after every zero */
+        dest[i] = ((keys[i] >> iter) & 1) == 0 ? (unsigned int)i - ones_before[i]
+                                                : (unsigned int)n - ones + ones_before[i];
+}
+
 const char *const sort_dists[] = {"uniform", "sorted", "reverse", "few", "equal", "high", NULL};
+
+const char *const sort_type_names[] = {"uint", "int", "float", NULL};
 
 int sort_type_of(const char *name)
 {

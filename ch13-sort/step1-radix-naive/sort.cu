@@ -1,19 +1,38 @@
-/* Exercise made from solutions/ch13-sort/step1-radix-naive/sort.cu by `make exercises`: fill in each TODO. `make diff STEP=ch13-sort/step1-radix-naive` compares. */
-/* sort.cu - ch13 step 1: the naive parallel radix sort of section 13.3. One
- * thread per key, one bit per iteration, 32 iterations. Each iteration is the
- * kernel of Fig 13.4 cut at its exclusive scan into three launches, as the
- * text allows: extract the bits, scan them (the lab's device scan), scatter. */
+/* Exercise made from solutions/ch13-sort/step1-radix-naive/sort.cu by `make exercises` (sum 2564257291): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step1-radix-naive` help. */
+/* sort.cu - ch13 step 1: the chapter's first sort, the naive parallel radix sort.
+ * Figs 13.1-13.4 (section 13.3). One thread per key, one bit per iteration, 32
+ * iterations. Each iteration is the kernel of Fig 13.4 cut at its exclusive
+ * scan into three launches, as the text allows: extract the bits
+ * (radix_sort_bits), scan them (the lab's device scan), move each key to its
+ * destination (radix_sort_scatter). */
 #include "scan.h"
-#include "sort.h"
+#include "sort_host.h"
 
 /* Fig 13.4 lines 03-08: thread i extracts bit `iter` of key i and stores it for the scan. */
 __global__ void radix_sort_bits(const unsigned int *input, unsigned int *bits, unsigned int N, unsigned int iter)
 {
     const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < N) {
-        /* TODO(1): Fig 13.4 lines 06-08: load key i, extract the bit of this iteration ((key >> iter) & 1), store it in bits[i] */
-        bits[i] = 0; (void)input; (void)iter;
+        /* TODO(1): radix_sort_bits(), Fig 13.4 lines 06-08: load key i, extract the bit of this iteration, store it in bits[i] */
+        bits[i] = 0;
     }
+}
+
+/* Fig 13.4 lines 14-15 (section 13.3's derivation): where key i goes when
+ * numOnesBefore of the keys before it, and numOnesTotal of all N, have a one. */
+static __device__ __forceinline__ unsigned int destination(unsigned int i, unsigned int bit, unsigned int numOnesBefore,
+                                                           unsigned int numOnesTotal, unsigned int N)
+{
+    /* TODO(2): destination(): Fig 13.4 lines 14-15: a zero goes to i - ones before; a one goes after all the zeros, to N - ones in total + ones before */
+    return i;
+}
+
+/* --printed: line 15 as printed subtracts the ones before (docs/errata.md). */
+static __device__ __forceinline__ unsigned int printed_destination(unsigned int i, unsigned int bit,
+                                                                   unsigned int numOnesBefore,
+                                                                   unsigned int numOnesTotal, unsigned int N)
+{
+    return (bit == 0) ? (i - numOnesBefore) : (N - numOnesTotal - numOnesBefore);
 }
 
 /* Fig 13.4 lines 11-16, after the scan: bits[i] now counts the ones before key
@@ -26,32 +45,25 @@ __global__ void radix_sort_scatter(const unsigned int *input, const unsigned int
     if (i < N) {
         const unsigned int key = input[i];
         const unsigned int bit = (key >> iter) & 1; /* again: the scan overwrote bits[i] */
-        const unsigned int numOnesBefore = bits[i];
-        const unsigned int numOnesTotal = bits[N];
-        /* TODO(2): Fig 13.4 lines 14-15 (section 13.3's derivation): a zero goes to i - ones before; a one goes after all the zeros, to N - ones in total + ones before */
-        unsigned int dst = i; (void)bit; (void)numOnesBefore; (void)numOnesTotal;
-        if (printed) { /* --printed: line 15 as printed subtracts the ones before (docs/errata.md) */
-            if (bit == 1)
-                dst = N - numOnesTotal - numOnesBefore;
-            if (dst >= N) /* our guard, not the book's: the printed index can leave [0, N) */
-                return;
-        }
+        const unsigned int dst = printed ? printed_destination(i, bit, bits[i], bits[N], N)
+                                         : destination(i, bit, bits[i], bits[N], N);
+        if (dst >= N) /* our guard, not the book's: the printed index (or a wrong formula) can leave [0, N) */
+            return;
         output[dst] = key;
         if (values_in != NULL)
             values_out[dst] = values_in[i];
     }
 }
 
-/* One iteration: the three launches that stand for Fig 13.4's one kernel. */
-const char *radix_sort_iter_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
-                                   unsigned int *values_out, unsigned int *bits_d, int64_t n, unsigned int iter,
-                                   void *temp_d, const sort_params *p)
+/* One iteration: the three launches that stand for Fig 13.4's one kernel.
+ * Also ./run --example's (sort_step_info.iter_launch), one iteration at a time. */
+static const char *radix_sort_iter_launch(const unsigned int *keys_in, const unsigned int *values_in,
+                                          unsigned int *keys_out, unsigned int *values_out, unsigned int *bits_d,
+                                          int64_t n, unsigned int iter, void *temp_d, const sort_params *p)
 {
-    const char *why = sort_check_block(p->block, 0);
+    const char *why = sort_check(&sort_step_info, n, p);
     if (why != NULL)
         return why;
-    if (n < 0 || n > SORT_MAX_N)
-        return "n must be 0 to 2^31 - 1 (unsigned int indices, as in Fig 13.4)";
     if (iter > 31)
         return "iter must be 0 to 31";
     const unsigned int N = (unsigned int)n, grid = (unsigned int)((n + p->block - 1) / p->block);
@@ -69,56 +81,48 @@ const char *radix_sort_iter_launch(const unsigned int *keys_in, const unsigned i
     return NULL;
 }
 
-/* temp: the other key (and value) buffer, bits (N + 1 entries) and the scan's temporaries. */
-static void layout(sort_ws *ws, int64_t n, int with_values, unsigned int **keys_alt, unsigned int **values_alt,
-                   unsigned int **bits, void **scan_temp)
+/* Section 13.2's loop, one pass per bit from the least significant. */
+static const char *radix_iteration(const sort_pass *pass, const sort_ws *ws, const sort_params *p)
 {
-    *keys_alt = (unsigned int *)sort_ws_take(ws, sizeof(unsigned int) * (size_t)n);
-    *values_alt = with_values ? (unsigned int *)sort_ws_take(ws, sizeof(unsigned int) * (size_t)n) : NULL;
-    *bits = (unsigned int *)sort_ws_take(ws, sizeof(unsigned int) * (size_t)(n + 1));
-    *scan_temp = sort_ws_take(ws, scan_temp_bytes(n));
+    return radix_sort_iter_launch(pass->keys_in, pass->values_in, pass->keys_out, pass->values_out, ws->table,
+                                  pass->n, (unsigned int)pass->index, ws->scan_temp, p);
 }
 
-size_t sort_temp_bytes(int64_t n, int with_values, const sort_params *p)
+/* ---- what ./run and the tests ask of this step ---------------------------- */
+
+/* the other key (value) buffer, and bits: N + 1 entries, scanned in place */
+static void workspace(int64_t n, const sort_params *p, sort_ws_need *need)
 {
     (void)p;
-    sort_ws ws = {0};
-    unsigned int *k, *v, *b;
-    void *s;
-    layout(&ws, n < 0 ? 0 : n, with_values, &k, &v, &b, &s);
-    return (size_t)ws.at;
+    need->ping_pong = 1;
+    need->table = n;
 }
 
-/* Section 13.2: 32 one-bit iterations from the least significant bit; each
- * reads the previous one's output, ping-ponging so the last lands in keys_out. */
+static void describe(const sort_params *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "block=%d%s", p->block, p->printed ? " printed" : "");
+}
+
+const sort_step sort_step_info = {
+    .defaults = {.block = 256, .radix_bits = 1}, /* r = 1: one bit per iteration */
+    .default_n = 1 << 24,
+    .spec = {.options = LAB_OPT_PRINTED,
+             .about = "Step 1 sorts in 32 one-bit iterations of three launches each; any block size works.\n"
+                      "--example replays Figs 13.1-13.3 (with no GPU visible, their rows from the CPU\n"
+                      "reference); --printed runs Fig 13.4's printed formula for the destination of a one\n"
+                      "(docs/errata.md).\n"},
+    .block_need = LAB_BLOCK_ANY,
+    .workspace = workspace,
+    .describe = describe,
+    .passes = sort_radix_passes,
+    .pass = radix_iteration,
+    .iter_launch = radix_sort_iter_launch,
+};
+
+/* Section 13.2: 32 one-bit iterations from the least significant bit, each
+ * reading the last one's output (sort_run_passes, sort_host.c). */
 const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
                         unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)
 {
-    const char *why = sort_check_block(p->block, 0);
-    if (why != NULL)
-        return why;
-    if (n < 0 || n > SORT_MAX_N)
-        return "n must be 0 to 2^31 - 1 (unsigned int indices, as in Fig 13.4)";
-    if (n == 0)
-        return NULL;
-    sort_ws ws = {(uintptr_t)temp_d};
-    unsigned int *keys_alt, *values_alt, *bits;
-    void *scan_temp;
-    layout(&ws, n, values_in != NULL, &keys_alt, &values_alt, &bits, &scan_temp);
-    const unsigned int *src_k = keys_in, *src_v = values_in;
-    for (unsigned int iter = 0; iter < 32; iter++) {
-        /* 32 is even: odd iterations write keys_out, so the last one (31) does */
-        unsigned int *dst_k = iter % 2 ? keys_out : keys_alt, *dst_v = iter % 2 ? values_out : values_alt;
-        why = radix_sort_iter_launch(src_k, src_v, dst_k, dst_v, bits, n, iter, scan_temp, p);
-        if (why != NULL)
-            return why;
-        src_k = dst_k, src_v = dst_v;
-    }
-    return NULL;
+    return sort_run_passes(&sort_step_info, keys_in, values_in, keys_out, values_out, n, temp_d, p);
 }
-
-/* Added by `make exercises`: ./run and the tests print this while the TODOs are undone. */
-extern "C" const char *const lab_step_todos =
-    "\n  Exercise: TODOs left in ch13-sort/step1-radix-naive (`make diff STEP=ch13-sort/step1-radix-naive` shows the solution):\n"
-    "    ch13-sort/step1-radix-naive/sort.cu:14: TODO(1) Fig 13.4 lines 06-08: load key i, extract the bit of this iteration ((key >> iter) & 1), store it in bits[i]\n"
-    "    ch13-sort/step1-radix-naive/sort.cu:31: TODO(2) Fig 13.4 lines 14-15 (section 13.3's derivation): a zero goes to i - ones before; a one goes after all the zeros, to N - ones in total + ones before\n";

@@ -1,14 +1,43 @@
-/* Exercise made from solutions/ch13-sort/step3-radix-multibit/sort.cu by `make exercises`: fill in each TODO. `make diff STEP=ch13-sort/step3-radix-multibit` compares. */
-/* sort.cu - ch13 step 3: section 13.5's multibit radix. Each iteration sorts
- * by an r-bit digit (r = 1 to 8): a block sorts its keys into 2^r local
- * buckets with r local 1-bit iterations (each its own block scan), the table
- * of Fig 13.9 has 2^r rows, and 32/r iterations (rounded up) sort the keys. */
-#include "scan.h"
-#include "sort.h"
+/* Exercise made from solutions/ch13-sort/step3-radix-multibit/sort.cu by `make exercises` (sum 1682103083): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step3-radix-multibit` help. */
+/* sort.cu - ch13 step 3: step 2 with an r-bit digit per iteration instead of
+ * one bit: 2^r local buckets per block and a table of 2^r rows.
+ * Figs 13.7-13.9 (section 13.5). A block sorts its keys by the digit with r
+ * local 1-bit splits (sort_by_digit: step 2's split_by_bit r times, each its
+ * own block scan), notes where each digit's run starts and ends in its sorted
+ * keys, and writes the runs' sizes as its column of the table
+ * (write_table_column); 32/r iterations (rounded up) sort the keys. */
+#include "radix_split.cuh"
+#include "sort_host.h"
 
-/* Figs 13.8-13.9: block b sorts its keys by the r-bit digit at `shift` with r
- * local 1-bit iterations, writes them back sorted and its 2^r bucket sizes to
- * the table: row d (keys with digit d) at table[d * gridDim.x + b]. */
+/* The r-bit digit of a key at bit `shift`. */
+static __device__ __forceinline__ unsigned int digit_of(unsigned int key, unsigned int shift, unsigned int r)
+{
+    return (key >> shift) & ((1u << r) - 1);
+}
+
+/* Section 13.5: sorts the block's keys by the r-bit digit at `shift` with r
+ * local 1-bit splits, from the digit's lowest bit up. Every thread brings its
+ * key and value; afterwards s_keys (s_values) holds the block's keys sorted
+ * and *key (*value) is the one at threadIdx.x of them. Keys past the end
+ * (threadIdx.x >= valid) count as ones, so they stay behind every real key. */
+static __device__ __forceinline__ void sort_by_digit(unsigned int *key, unsigned int *value, unsigned int valid,
+                                                     unsigned int shift, unsigned int r, unsigned int *s_keys,
+                                                     unsigned int *s_values, unsigned int *warp_sums)
+{
+    /* TODO(1): sort_by_digit(), section 13.5: r local 1-bit iterations, on bit shift + b for b = 0 .. r-1: each is step 2's split_by_bit (past the end counts as a one), then a barrier, then this thread takes the key and value now at threadIdx.x of s_keys and s_values */
+}
+
+/* Fig 13.9: this block's column of the table: row d, at table[d * gridDim.x +
+ * blockIdx.x], is the size of its local bucket d, the run of keys with digit
+ * d in its sorted keys: from s_start[d] to s_end[d]. */
+static __device__ __forceinline__ void write_table_column(unsigned int *table, const unsigned int *s_start,
+                                                          const unsigned int *s_end, unsigned int r)
+{
+    /* TODO(2): write_table_column(), Fig 13.9: for every digit d (the block's threads share the 2^r rows: d = threadIdx.x, threadIdx.x + blockDim.x, ...), row d of this block's column is where the run of digit d ends minus where it starts */
+}
+
+/* Figs 13.8-13.9: block b sorts its keys by the r-bit digit at `shift`,
+ * writes them back sorted and its 2^r bucket sizes to the table. */
 __global__ void radix_local_sort(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_local,
                                  unsigned int *values_local, unsigned int *table, unsigned int N, unsigned int shift,
                                  unsigned int r)
@@ -26,30 +55,23 @@ __global__ void radix_local_sort(const unsigned int *keys_in, const unsigned int
         key = keys_in[i];
         value = values_in != NULL ? values_in[i] : 0;
     }
-    /* TODO(1): section 13.5: r local 1-bit iterations, bit shift+b for b = 0..r-1, each one step 2's local sort (scan the bits, zeros to threadIdx.x - ones before, ones to zeros in total + ones before), then re-read this thread's key and value from shared memory; past the end counts as a one */
-    s_keys[threadIdx.x] = key;
-    s_values[threadIdx.x] = value;
-    __syncthreads();
-    const unsigned int mask = (1u << r) - 1;
+    sort_by_digit(&key, &value, valid, shift, r, s_keys, s_values, warp_sums);
     if (threadIdx.x < valid) { /* the sorted keys are runs of equal digits: note where each run starts and ends */
-        const unsigned int d = (key >> shift) & mask;
-        if (threadIdx.x == 0 || ((s_keys[threadIdx.x - 1] >> shift) & mask) != d)
+        const unsigned int d = digit_of(key, shift, r);
+        if (threadIdx.x == 0 || digit_of(s_keys[threadIdx.x - 1], shift, r) != d)
             s_start[d] = threadIdx.x;
-        if (threadIdx.x == valid - 1 || ((s_keys[threadIdx.x + 1] >> shift) & mask) != d)
+        if (threadIdx.x == valid - 1 || digit_of(s_keys[threadIdx.x + 1], shift, r) != d)
             s_end[d] = threadIdx.x + 1;
         keys_local[i] = key;
         if (values_in != NULL)
             values_local[i] = value;
     }
     __syncthreads();
-    for (unsigned int d = threadIdx.x; d < (1u << r); d += blockDim.x) { /* Fig 13.9: this block's column */
-        /* TODO(2): Fig 13.9: row d of this block's column is the size of its local bucket d (where the run of digit d ends minus where it starts) */
-        table[d * gridDim.x + blockIdx.x] = 0;
-    }
+    write_table_column(table, s_start, s_end, r);
 }
 
-/* Fig 13.9, after the table's scan: table[d * gridDim.x + b] is where block b's
- * bucket d starts in the output; a key's rank in its local bucket is its
+/* Fig 13.9, after the table's scan: table[d * gridDim.x + b] is where block
+ * b's bucket d starts in the output; a key's rank in its local bucket is its
  * position minus where that bucket starts in the block's sorted keys. */
 __global__ void radix_scatter(const unsigned int *keys_local, const unsigned int *values_local, unsigned int *keys_out,
                               unsigned int *values_out, const unsigned int *table, unsigned int N, unsigned int shift,
@@ -57,12 +79,11 @@ __global__ void radix_scatter(const unsigned int *keys_local, const unsigned int
 {
     __shared__ unsigned int s_start[1u << SORT_MAX_RADIX_BITS];
     const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned int mask = (1u << r) - 1;
     unsigned int key = 0, d = 0;
     if (i < N) {
         key = keys_local[i];
-        d = (key >> shift) & mask;
-        if (threadIdx.x == 0 || ((keys_local[i - 1] >> shift) & mask) != d)
+        d = digit_of(key, shift, r);
+        if (threadIdx.x == 0 || digit_of(keys_local[i - 1], shift, r) != d)
             s_start[d] = threadIdx.x; /* local bucket d starts here */
     }
     __syncthreads();
@@ -76,77 +97,58 @@ __global__ void radix_scatter(const unsigned int *keys_local, const unsigned int
     }
 }
 
-/* temp: the other key (value) buffer, the locally sorted keys (values), the
- * table (2^r rows of gridDim.x, plus the total) and the scan's temporaries. */
-typedef struct {
-    unsigned int *keys_alt, *values_alt, *keys_local, *values_local, *table;
-    void *scan_temp;
-} radix_temp;
-
-static radix_temp layout(sort_ws *ws, int64_t n, int with_values, const sort_params *p)
+/* One iteration per digit, from the least significant. */
+static const char *digit_pass(const sort_pass *pass, const sort_ws *ws, const sort_params *p)
 {
-    radix_temp t;
-    const int64_t blocks = (n + p->block - 1) / p->block, entries = ((int64_t)1 << p->radix_bits) * blocks;
-    t.keys_alt = (unsigned int *)sort_ws_take(ws, sizeof(unsigned int) * (size_t)n);
-    t.values_alt = with_values ? (unsigned int *)sort_ws_take(ws, sizeof(unsigned int) * (size_t)n) : NULL;
-    t.keys_local = (unsigned int *)sort_ws_take(ws, sizeof(unsigned int) * (size_t)n);
-    t.values_local = with_values ? (unsigned int *)sort_ws_take(ws, sizeof(unsigned int) * (size_t)n) : NULL;
-    t.table = (unsigned int *)sort_ws_take(ws, sizeof(unsigned int) * (size_t)(entries + 1));
-    t.scan_temp = sort_ws_take(ws, scan_temp_bytes(entries));
-    return t;
-}
-
-static const char *check(int64_t n, const sort_params *p)
-{
-    const char *why = sort_check_block(p->block, 1);
+    const unsigned int r = (unsigned int)p->radix_bits, shift = (unsigned int)pass->index * r;
+    const unsigned int bits = min(r, 32 - shift); /* the last digit may be narrower */
+    const unsigned int N = (unsigned int)pass->n, grid = (unsigned int)((pass->n + p->block - 1) / p->block);
+    const size_t shared = sizeof(unsigned int) * (2 * (size_t)p->block + 2 * ((size_t)1 << bits));
+    radix_local_sort<<<grid, p->block, shared>>>(pass->keys_in, pass->values_in, ws->keys_local, ws->values_local,
+                                                 ws->table, N, shift, bits);
+    CUDA_CHECK_LAUNCH();
+    const char *why = scan_exclusive(ws->table, ws->table, ((int64_t)1 << bits) * grid, ws->scan_temp); /* Fig 13.9 */
     if (why != NULL)
         return why;
-    if (p->radix_bits < 1 || p->radix_bits > SORT_MAX_RADIX_BITS)
-        return "radix bits r must be 1 to 8";
-    if (n < 0 || n > SORT_MAX_N)
-        return "n must be 0 to 2^31 - 1 (unsigned int indices, as in Fig 13.4)";
+    radix_scatter<<<grid, p->block>>>(ws->keys_local, ws->values_local, pass->keys_out, pass->values_out, ws->table,
+                                      N, shift, bits);
+    CUDA_CHECK_LAUNCH();
     return NULL;
 }
 
-size_t sort_temp_bytes(int64_t n, int with_values, const sort_params *p)
+/* ---- what ./run and the tests ask of this step ---------------------------- */
+
+/* the other key (value) buffer, the locally sorted keys (values), and the
+ * table: 2^r rows of one entry per block */
+static void workspace(int64_t n, const sort_params *p, sort_ws_need *need)
 {
-    sort_ws ws = {0};
-    if (check(n, p) != NULL)
-        return 0;
-    layout(&ws, n, with_values, p);
-    return (size_t)ws.at;
+    need->ping_pong = 1;
+    need->local_copy = 1;
+    need->table = ((int64_t)1 << p->radix_bits) * ((n + p->block - 1) / p->block);
 }
 
+static void describe(const sort_params *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "block=%d bits=%d", p->block, p->radix_bits);
+}
+
+const sort_step sort_step_info = {
+    /* r = 4: 16 local buckets of about 16 keys each in a 256-key block */
+    .defaults = {.block = 256, .radix_bits = 4},
+    .default_n = 1 << 24,
+    .spec = {.options = LAB_OPT_BITS,
+             .about = "Step 3 sorts in ceil(32 / r) iterations of an r-bit digit (--bits r, 1 to 8); --block\n"
+                      "must be whole warps (32, 64, ... 1024). --example sorts Fig 13.1's keys.\n"},
+    .block_need = LAB_BLOCK_WARPS,
+    .workspace = workspace,
+    .describe = describe,
+    .passes = sort_radix_passes,
+    .pass = digit_pass,
+};
+
+/* ceil(32 / r) iterations, each reading the last one's output (sort_run_passes, sort_host.c). */
 const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
                         unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)
 {
-    const char *why = check(n, p);
-    if (why != NULL || n == 0)
-        return why;
-    sort_ws ws = {(uintptr_t)temp_d};
-    const radix_temp t = layout(&ws, n, values_in != NULL, p);
-    const unsigned int N = (unsigned int)n, grid = (unsigned int)((n + p->block - 1) / p->block);
-    const unsigned int r = (unsigned int)p->radix_bits, iters = (32 + r - 1) / r;
-    const unsigned int *src_k = keys_in, *src_v = values_in;
-    for (unsigned int iter = 0; iter < iters; iter++) {
-        const unsigned int shift = iter * r, bits = min(r, 32 - shift); /* the last digit may be narrower */
-        const int to_out = (iters - 1 - iter) % 2 == 0; /* ping-pong so that the last iteration writes keys_out */
-        unsigned int *dst_k = to_out ? keys_out : t.keys_alt, *dst_v = to_out ? values_out : t.values_alt;
-        const size_t shared = sizeof(unsigned int) * (2 * (size_t)p->block + 2 * ((size_t)1 << bits));
-        radix_local_sort<<<grid, p->block, shared>>>(src_k, src_v, t.keys_local, t.values_local, t.table, N, shift, bits);
-        CUDA_CHECK_LAUNCH();
-        why = scan_exclusive(t.table, t.table, ((int64_t)1 << bits) * grid, t.scan_temp); /* Fig 13.9: scan the table */
-        if (why != NULL)
-            return why;
-        radix_scatter<<<grid, p->block>>>(t.keys_local, t.values_local, dst_k, dst_v, t.table, N, shift, bits);
-        CUDA_CHECK_LAUNCH();
-        src_k = dst_k, src_v = dst_v;
-    }
-    return NULL;
+    return sort_run_passes(&sort_step_info, keys_in, values_in, keys_out, values_out, n, temp_d, p);
 }
-
-/* Added by `make exercises`: ./run and the tests print this while the TODOs are undone. */
-extern "C" const char *const lab_step_todos =
-    "\n  Exercise: TODOs left in ch13-sort/step3-radix-multibit (`make diff STEP=ch13-sort/step3-radix-multibit` shows the solution):\n"
-    "    ch13-sort/step3-radix-multibit/sort.cu:29: TODO(1) section 13.5: r local 1-bit iterations, bit shift+b for b = 0..r-1, each one step 2's local sort (scan the bits, zeros to threadIdx.x - ones before, ones to zeros in total + ones before), then re-read this thread's key and value from shared memory; past the end counts as a one\n"
-    "    ch13-sort/step3-radix-multibit/sort.cu:46: TODO(2) Fig 13.9: row d of this block's column is the size of its local bucket d (where the run of digit d ends minus where it starts)\n";

@@ -1,17 +1,20 @@
-/* Exercise made from solutions/ch13-sort/step5-merge-sort/sort.cu by `make exercises`: fill in each TODO. `make diff STEP=ch13-sort/step5-merge-sort` compares. */
-/* sort.cu - ch13 step 5: section 13.7's parallel merge sort (Fig 13.11).
- * Blocks sort tiles of blockDim.x * coarsen keys in shared memory; then merge
- * passes double the sorted runs until one is left. Every pass runs the same
+/* Exercise made from solutions/ch13-sort/step5-merge-sort/sort.cu by `make exercises` (sum 1216102138): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step5-merge-sort` help. */
+/* sort.cu - ch13 step 5: a comparison sort instead of radix sort: sorted tiles,
+ * then merge passes that double the sorted runs (parallel merge sort).
+ * Fig 13.11 (section 13.7), with Figs 12.2, 12.5 and 12.9. Blocks sort tiles
+ * of blockDim.x * coarsen keys in shared memory (merge_sort_tiles); then merge
+ * passes double the runs until one is left. Every pass runs the same
  * ceil(n / tile) blocks, each producing one tile of output of one pair of
- * runs, so as the runs grow, more blocks share each merge. The merging is
- * chapter 12's: co_rank (Fig 12.5) finds where each block's and each thread's
- * outputs come from, merge_sequential (Fig 12.2) merges them (both from
- * solutions/ch12-merge/step1-co-rank/co_rank.h, included, not copied). */
+ * runs (merge_partition, merge_pass), so as the runs grow, more blocks share
+ * each merge. The merging is chapter 12's: co_rank (Fig 12.5) finds where each
+ * block's and each thread's outputs come from, merge_sequential (Fig 12.2)
+ * merges them (both from solutions/ch12-merge/step1-co-rank/co_rank.h,
+ * included, not copied). */
 #include "co_rank.h"
-#include "sort.h"
+#include "sort_host.h"
 
 /* Chapter 12 compares ints: between passes the keys are kept as ints with the
- * unsigned keys' order (sort.h's transform, used backwards), and turned back
+ * unsigned keys' order (sort_ref.h's transform, used backwards), and turned back
  * into unsigned keys by the last pass. */
 static __device__ __forceinline__ int int_key(unsigned int key)
 {
@@ -64,10 +67,73 @@ static __device__ void merge_range(const int *A, const unsigned int *A_v, int m,
                         j_end - j, C + k, C_v != NULL ? C_v + k : NULL);
 }
 
+/* A run of the block's shared memory (len keys of k, values of v) to global
+ * memory at keys_out (values_out), coalesced; the last pass turns the int
+ * keys back into unsigned ones. */
+static __device__ __forceinline__ void store_run(unsigned int *keys_out, unsigned int *values_out, const int *k,
+                                                 const unsigned int *v, int len, int last, int has_values)
+{
+    for (int x = threadIdx.x; x < len; x += blockDim.x) { /* coalesced */
+        keys_out[x] = last ? uint_key(k[x]) : (unsigned int)k[x];
+        if (has_values)
+            values_out[x] = v[x];
+    }
+}
+
+/* The block's tile of `valid` keys into shared memory as ints, coalesced. */
+static __device__ __forceinline__ void load_tile(const unsigned int *keys_in, const unsigned int *values_in, int *k,
+                                                 unsigned int *v, int valid, int has_values)
+{
+    for (int x = threadIdx.x; x < valid; x += blockDim.x) { /* coalesced */
+        k[x] = int_key(keys_in[x]);
+        if (has_values)
+            v[x] = values_in[x];
+    }
+}
+
+/* Each thread sorts its own run, keys [lo, hi) of the tile: insertion sort,
+ * equal keys stay in order (stable). */
+static __device__ __forceinline__ void sort_thread_run(int *k, unsigned int *v, int lo, int hi, int has_values)
+{
+    for (int a = lo + 1; a < hi; a++) {
+        const int key = k[a];
+        const unsigned int value = has_values ? v[a] : 0;
+        int b = a;
+        while (b > lo && k[b - 1] > key) {
+            k[b] = k[b - 1];
+            if (has_values)
+                v[b] = v[b - 1];
+            b--;
+        }
+        k[b] = key;
+        if (has_values)
+            v[b] = value;
+    }
+}
+
+/* Fig 13.11 inside a block: one round of pairwise merges turns the tile's
+ * sorted runs of `width` keys (in k_src, v_src) into runs of 2 * width (in
+ * k_dst, v_dst); this thread makes the outputs [k0, k0 + coarsen) of its pair
+ * of runs, k0 = threadIdx.x * coarsen (none when k0 >= valid). */
+static __device__ __forceinline__ void merge_round(const int *k_src, const unsigned int *v_src, int *k_dst,
+                                                   unsigned int *v_dst, int width, int valid, int coarsen,
+                                                   int has_values)
+{
+    const int k0 = threadIdx.x * coarsen; /* this thread's first output */
+    if (k0 >= valid)
+        return;
+    /* TODO(1): merge_round(), Fig 13.11 inside a block: this thread's outputs [k0, k0 + coarsen) belong to the pair of runs that starts at (k0 / (2 * width)) * (2 * width); A is its first run (width keys, fewer at the tile's end), B the rest of the pair; merge_range that pair's outputs from k_src (v_src, or NULL without values) into k_dst (v_dst) at the pair's start */
+    for (int x = k0; x < min(k0 + coarsen, valid); x++) {
+        k_dst[x] = k_src[x];
+        if (has_values)
+            v_dst[x] = v_src[x];
+    }
+}
+
 /* Fig 13.11, first stage: block b sorts its tile in shared memory. Each thread
- * sorts its `coarsen` consecutive keys (insertion sort: stable), then rounds of
- * pairwise merges double the sorted runs (coarsen, 2*coarsen, ...) until the
- * tile is one run; in each round every thread makes `coarsen` outputs. */
+ * sorts its `coarsen` consecutive keys, then rounds of pairwise merges double
+ * the sorted runs (coarsen, 2*coarsen, ...) until the tile is one run; in each
+ * round every thread makes `coarsen` outputs. */
 __global__ void merge_sort_tiles(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
                                  unsigned int *values_out, int n, int coarsen, int last)
 {
@@ -78,49 +144,19 @@ __global__ void merge_sort_tiles(const unsigned int *keys_in, const unsigned int
     unsigned int *v_src = (unsigned int *)(s_buf + 2 * tile), *v_dst = (unsigned int *)(s_buf + 3 * tile);
     const long long base = (long long)blockIdx.x * tile;
     const int valid = (int)min((long long)tile, n - base); /* keys this block holds */
-    for (int x = threadIdx.x; x < valid; x += blockDim.x) { /* coalesced */
-        k_src[x] = int_key(keys_in[base + x]);
-        if (has_values)
-            v_src[x] = values_in[base + x];
-    }
+    load_tile(keys_in + base, has_values ? values_in + base : NULL, k_src, v_src, valid, has_values);
     __syncthreads();
-    const int lo = threadIdx.x * coarsen, hi = min(lo + coarsen, valid);
-    for (int a = lo + 1; a < hi; a++) { /* this thread's run: insertion sort, equal keys stay in order */
-        const int key = k_src[a];
-        const unsigned int value = has_values ? v_src[a] : 0;
-        int b = a;
-        while (b > lo && k_src[b - 1] > key) {
-            k_src[b] = k_src[b - 1];
-            if (has_values)
-                v_src[b] = v_src[b - 1];
-            b--;
-        }
-        k_src[b] = key;
-        if (has_values)
-            v_src[b] = value;
-    }
+    sort_thread_run(k_src, v_src, threadIdx.x * coarsen, min((int)threadIdx.x * coarsen + coarsen, valid), has_values);
     __syncthreads();
     for (int width = coarsen; width < valid; width *= 2) { /* runs of `width` become runs of 2 * width */
-        const int k0 = threadIdx.x * coarsen;              /* this thread's first output */
-        if (k0 < valid) {
-            /* TODO(1): Fig 13.11 inside a block: this thread's outputs [k0, k0 + coarsen) belong to the pair of runs that starts at (k0 / (2 * width)) * (2 * width); A is its first run (width keys, fewer at the tile's end), B the rest of the pair; merge_range that pair's outputs from k_src (v_src, or NULL without values) into k_dst (v_dst) at the pair's start */
-            for (int x = k0; x < min(k0 + coarsen, valid); x++) {
-                k_dst[x] = k_src[x];
-                if (has_values)
-                    v_dst[x] = v_src[x];
-            }
-        }
+        merge_round(k_src, v_src, k_dst, v_dst, width, valid, coarsen, has_values);
         __syncthreads(); /* the round's runs are complete before the next round reads them */
         int *k_tmp = k_src;
         k_src = k_dst, k_dst = k_tmp;
         unsigned int *v_tmp = v_src;
         v_src = v_dst, v_dst = v_tmp;
     }
-    for (int x = threadIdx.x; x < valid; x += blockDim.x) { /* coalesced */
-        keys_out[base + x] = last ? uint_key(k_src[x]) : (unsigned int)k_src[x];
-        if (has_values)
-            values_out[base + x] = v_src[x];
-    }
+    store_run(keys_out + base, has_values ? values_out + base : NULL, k_src, v_src, valid, last, has_values);
 }
 
 /* A merge pass's geometry: output chunk c (of `chunk` keys) lies in the pair of
@@ -150,8 +186,21 @@ __global__ void merge_partition(const int *keys, int n, int width, int chunk, in
     const int c = blockIdx.x * blockDim.x + threadIdx.x;
     if (c < chunks) {
         const merge_chunk g = chunk_of(c, chunk, n, width);
-        /* TODO(2): Fig 12.5: the co-rank of the chunk's first output g.k in the merge of A = keys + g.pair (g.m keys) and B = A + g.m (g.n_b keys) */
+        /* TODO(2): merge_partition(), Fig 12.5: the co-rank of the chunk's first output g.k in the merge of A = keys + g.pair (g.m keys) and B = A + g.m (g.n_b keys) */
         splits[c] = min(g.k, g.m);
+    }
+}
+
+/* The chunk's inputs, A[i, i + len_a) then B[j, j + len - len_a), into shared
+ * memory one after the other, coalesced. */
+static __device__ __forceinline__ void load_chunk(const int *A, const unsigned int *A_v, const int *B,
+                                                  const unsigned int *B_v, int i, int j, int len_a, int len,
+                                                  int *s_in, unsigned int *s_vin, int has_values)
+{
+    for (int x = threadIdx.x; x < len; x += blockDim.x) { /* A's part, then B's part: coalesced */
+        s_in[x] = x < len_a ? A[i + x] : B[j + x - len_a];
+        if (has_values)
+            s_vin[x] = x < len_a ? A_v[i + x] : B_v[j + x - len_a];
     }
 }
 
@@ -175,100 +224,96 @@ __global__ void merge_pass(const int *keys_in, const unsigned int *values_in, un
     const int len_a = i_end - i, len = g.k_end - g.k;
     const int *A = keys_in + g.pair, *B = A + g.m;
     const unsigned int *A_v = has_values ? values_in + g.pair : NULL, *B_v = has_values ? A_v + g.m : NULL;
-    for (int x = threadIdx.x; x < len; x += blockDim.x) { /* A's part, then B's part: coalesced */
-        s_in[x] = x < len_a ? A[i + x] : B[j + x - len_a];
-        if (has_values)
-            s_vin[x] = x < len_a ? A_v[i + x] : B_v[j + x - len_a];
-    }
+    load_chunk(A, A_v, B, B_v, i, j, len_a, len, s_in, s_vin, has_values);
     __syncthreads();
     const int k0 = threadIdx.x * coarsen;
     if (k0 < len)
         merge_range(s_in, has_values ? s_vin : NULL, len_a, s_in + len_a, has_values ? s_vin + len_a : NULL,
                     len - len_a, s_out, has_values ? s_vout : NULL, k0, min(k0 + coarsen, len));
     __syncthreads();
-    const long long out = g.pair + g.k;
-    for (int x = threadIdx.x; x < len; x += blockDim.x) { /* coalesced */
-        keys_out[out + x] = last ? uint_key(s_out[x]) : (unsigned int)s_out[x];
-        if (has_values)
-            values_out[out + x] = s_vout[x];
+    store_run(keys_out + g.pair + g.k, has_values ? values_out + g.pair + g.k : NULL, s_out, s_vout, len, last,
+              has_values);
+}
+
+/* Both kernels hold a tile of keys twice (in and out), and of values twice with values. */
+static size_t tile_shared(const sort_params *p, int with_values)
+{
+    return sizeof(int) * (size_t)p->block * (size_t)p->coarsen * (with_values ? 4 : 2);
+}
+
+/* Pass 0 sorts the tiles; pass w > 0 merges runs of tile * 2^(w-1) keys in pairs. */
+static const char *merge_sort_pass(const sort_pass *pass, const sort_ws *ws, const sort_params *p)
+{
+    const int n = (int)pass->n, tile = p->block * p->coarsen, chunks = (n + tile - 1) / tile;
+    const size_t shared = tile_shared(p, pass->values_in != NULL);
+    const int last = pass->index == pass->count - 1;
+    if (pass->index == 0) {
+        merge_sort_tiles<<<chunks, p->block, shared>>>(pass->keys_in, pass->values_in, pass->keys_out,
+                                                       pass->values_out, n, p->coarsen, last);
+        CUDA_CHECK_LAUNCH();
+        return NULL;
     }
-}
-
-/* temp: the other key (value) buffer and one split per chunk. */
-typedef struct {
-    unsigned int *keys_alt, *values_alt;
-    int *splits;
-} merge_temp;
-
-static merge_temp layout(sort_ws *ws, int64_t n, int with_values, const sort_params *p)
-{
-    merge_temp t;
-    const int64_t tile = (int64_t)p->block * p->coarsen, chunks = (n + tile - 1) / tile;
-    t.keys_alt = (unsigned int *)sort_ws_take(ws, sizeof(unsigned int) * (size_t)n);
-    t.values_alt = with_values ? (unsigned int *)sort_ws_take(ws, sizeof(unsigned int) * (size_t)n) : NULL;
-    t.splits = (int *)sort_ws_take(ws, sizeof(int) * (size_t)(chunks + 1));
-    return t;
-}
-
-static const char *check(int64_t n, const sort_params *p)
-{
-    const char *why = sort_check_block(p->block, 0);
-    if (why != NULL)
-        return why;
-    if (p->coarsen < 1 || p->coarsen > SORT_MAX_COARSEN)
-        return "coarsen must be 1 to 16 keys per thread";
-    if (n < 0 || n > SORT_MAX_N)
-        return "n must be 0 to 2^31 - 1 (int sizes, as in chapter 12's co_rank)";
+    const int width = tile << (pass->index - 1);
+    int *splits = (int *)ws->words;
+    merge_partition<<<(chunks + 255) / 256, 256>>>((const int *)pass->keys_in, n, width, tile, chunks, splits);
+    CUDA_CHECK_LAUNCH();
+    merge_pass<<<chunks, p->block, shared>>>((const int *)pass->keys_in, pass->values_in, pass->keys_out,
+                                             pass->values_out, n, width, splits, p->coarsen, last);
+    CUDA_CHECK_LAUNCH();
     return NULL;
 }
 
-size_t sort_temp_bytes(int64_t n, int with_values, const sort_params *p)
+/* Pass 0 sorts the tiles, then a merge pass per doubling of the runs until one holds all n keys. */
+static int passes(int64_t n, const sort_params *p)
 {
-    sort_ws ws = {0};
-    if (check(n, p) != NULL)
-        return 0;
-    layout(&ws, n, with_values, p);
-    return (size_t)ws.at;
+    int count = 1;
+    for (int64_t width = (int64_t)p->block * p->coarsen; width > 0 && width < n; width *= 2)
+        count++;
+    return count;
 }
 
+/* ---- what ./run and the tests ask of this step ---------------------------- */
+
+static const char *fit(int64_t n, const sort_params *p, int with_values)
+{
+    (void)n;
+    const char *why = lab_fit_kernel((const void *)merge_sort_tiles, p->block, tile_shared(p, with_values));
+    return why != NULL ? why : lab_fit_kernel((const void *)merge_pass, p->block, tile_shared(p, with_values));
+}
+
+/* the other key (value) buffer, and one split per chunk */
+static void workspace(int64_t n, const sort_params *p, sort_ws_need *need)
+{
+    const int64_t tile = (int64_t)p->block * p->coarsen;
+    need->ping_pong = 1;
+    need->words = (n + tile - 1) / tile + 1;
+}
+
+static void describe(const sort_params *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "block=%d coarsen=%d tile=%d", p->block, p->coarsen, p->block * p->coarsen);
+}
+
+const sort_step sort_step_info = {
+    /* 2048-key tiles: the block sort's size and each merge block's output chunk */
+    .defaults = {.block = 256, .coarsen = 8},
+    .default_n = 1 << 24,
+    .spec = {.options = LAB_OPT_COARSEN,
+             .about = "Step 5 sorts tiles of block x coarsen keys (--coarsen 1 to 16), then merges runs in\n"
+                      "passes, each doubling them. A block whose shared memory does not fit the GPU is\n"
+                      "refused. --example sorts Fig 13.1's keys.\n"},
+    .block_need = LAB_BLOCK_ANY,
+    .max_n_why = "n must be 0 to 2^31 - 1 (int sizes, as in chapter 12's co_rank)",
+    .workspace = workspace,
+    .describe = describe,
+    .fit = fit,
+    .passes = passes,
+    .pass = merge_sort_pass,
+};
+
+/* The tile sort and the merge passes, each reading the last one's output (sort_run_passes, sort_host.c). */
 const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
                         unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)
 {
-    const char *why = check(n, p);
-    if (why != NULL || n == 0)
-        return why;
-    const int with_values = values_in != NULL, tile = p->block * p->coarsen;
-    const size_t shared = sizeof(int) * (size_t)tile * (with_values ? 4 : 2);
-    if ((why = sort_fit_kernel((const void *)merge_sort_tiles, p->block, shared)) != NULL ||
-        (why = sort_fit_kernel((const void *)merge_pass, p->block, shared)) != NULL)
-        return why;
-    sort_ws ws = {(uintptr_t)temp_d};
-    const merge_temp t = layout(&ws, n, with_values, p);
-    const int chunks = (int)((n + tile - 1) / tile);
-    int passes = 0;
-    for (int64_t width = tile; width < n; width *= 2)
-        passes++;
-    /* ping-pong so that the last writer (the tile sort when there is no pass) writes keys_out */
-    unsigned int *dst_k = passes % 2 == 0 ? keys_out : t.keys_alt, *dst_v = passes % 2 == 0 ? values_out : t.values_alt;
-    merge_sort_tiles<<<chunks, p->block, shared>>>(keys_in, values_in, dst_k, dst_v, (int)n, p->coarsen, passes == 0);
-    CUDA_CHECK_LAUNCH();
-    int pass = 0;
-    for (int64_t width = tile; width < n; width *= 2, pass++) {
-        const int *src_k = (const int *)dst_k;
-        const unsigned int *src_v = dst_v;
-        dst_k = dst_k == keys_out ? t.keys_alt : keys_out;
-        dst_v = dst_v == values_out ? t.values_alt : values_out;
-        merge_partition<<<(chunks + 255) / 256, 256>>>(src_k, (int)n, (int)width, tile, chunks, t.splits);
-        CUDA_CHECK_LAUNCH();
-        merge_pass<<<chunks, p->block, shared>>>(src_k, src_v, dst_k, dst_v, (int)n, (int)width, t.splits, p->coarsen,
-                                                 pass == passes - 1);
-        CUDA_CHECK_LAUNCH();
-    }
-    return NULL;
+    return sort_run_passes(&sort_step_info, keys_in, values_in, keys_out, values_out, n, temp_d, p);
 }
-
-/* Added by `make exercises`: ./run and the tests print this while the TODOs are undone. */
-extern "C" const char *const lab_step_todos =
-    "\n  Exercise: TODOs left in ch13-sort/step5-merge-sort (`make diff STEP=ch13-sort/step5-merge-sort` shows the solution):\n"
-    "    ch13-sort/step5-merge-sort/sort.cu:106: TODO(1) Fig 13.11 inside a block: this thread's outputs [k0, k0 + coarsen) belong to the pair of runs that starts at (k0 / (2 * width)) * (2 * width); A is its first run (width keys, fewer at the tile's end), B the rest of the pair; merge_range that pair's outputs from k_src (v_src, or NULL without values) into k_dst (v_dst) at the pair's start\n"
-    "    ch13-sort/step5-merge-sort/sort.cu:153: TODO(2) Fig 12.5: the co-rank of the chunk's first output g.k in the merge of A = keys + g.pair (g.m keys) and B = A + g.m (g.n_b keys)\n";

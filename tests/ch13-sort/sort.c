@@ -1,24 +1,30 @@
-/* sort.c - chapter 13's suite, built once per step (LAB_STEP_NUM says which).
+/* sort.c - chapter 13's suite, built with every step; what it needs to know of
+ * the step it asks the step's descriptor (sort_step_info, sort.h), and each
+ * step's own tests are in tests/ch13-sort/<step folder>.c.
  * CPU tests (run in CI, no GPU): the order-preserving transform, the CPU
- * reference against a stable comparison sort, the input distributions, and
- * the launcher refusing bad parameters before it touches the GPU. GPU tests:
- * the step's sort against the reference on every distribution, sizes 0, 1,
- * non-multiples of the block and tile and >= 2^24, int and float keys, several
- * seeds; values are a distinct payload per input position, so comparing them
- * exactly checks stability (equal keys keep their input order). Step 1 also
- * replays Figs 13.1-13.3 and tests the lab's device scan on its own. */
+ * reference against a stable comparison sort, one iteration of Fig 13.4 on the
+ * CPU, the input distributions, the step's descriptor and its launcher
+ * refusing bad parameters before it touches the GPU. GPU tests: the step's
+ * sort against the reference on every distribution, sizes 0, 1, non-multiples
+ * of the block and tile and >= 2^24 (up to the step's limit), int and float
+ * keys, several seeds; values are a distinct payload per input position, so
+ * comparing them exactly checks stability (equal keys keep their input order). */
 #include <string.h>
 
-#include "lab_test.h"
 #include "scan.h"
-#include "sort.h"
+#include "sort_test.h"
 
-#define POISON 0xA5A5A5A5u
+const unsigned int sort_book_keys[16] = {12, 3, 6, 9, 15, 8, 5, 10, 9, 6, 11, 13, 4, 10, 7, 0};
 
-static const char *params_text(const sort_params *p, char *buf, size_t len)
+uint64_t seed_of(int i)
 {
-    snprintf(buf, len, "block=%d coarsen=%d bits=%d tile=%d variant=%s printed=%d", p->block, p->coarsen,
-             p->radix_bits, p->tile, p->variant != NULL ? p->variant : "", p->printed);
+    return lab_test_seeds[i % LAB_TEST_NSEEDS];
+}
+
+const char *params_text(const sort_params *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "block=%d coarsen=%d bits=%d tile=%d variant=%s printed=%d type=%s", p->block, p->coarsen,
+             p->radix_bits, p->tile, p->variant != NULL ? p->variant : "", p->printed, sort_type_name(p->type));
     return buf;
 }
 
@@ -94,6 +100,33 @@ Test(sort_ref, matches_a_stable_insertion_sort)
     }
 }
 
+Test(sort_ref, one_iteration_gives_fig_13_3s_rows_and_32_of_them_sort)
+{
+    /* Fig 13.3: iteration 0 of the book's keys */
+    static const unsigned int ones_before[17] = {0, 0, 1, 1, 2, 3, 3, 4, 4, 5, 5, 6, 7, 7, 7, 8, 8};
+    static const unsigned int dest[16] = {0, 8, 1, 9, 10, 2, 11, 3, 12, 4, 13, 14, 5, 6, 15, 7};
+    unsigned int got_ones[17], got_dest[16];
+    sort_ref_radix_iter(sort_book_keys, 16, 0, got_ones, got_dest);
+    for (int i = 0; i <= 16; i++)
+        cr_assert_eq(got_ones[i], ones_before[i], "Fig 13.3: ones before key %d = %u, expected %u", i, got_ones[i],
+                     ones_before[i]);
+    for (int i = 0; i < 16; i++)
+        cr_assert_eq(got_dest[i], dest[i], "Fig 13.3: destination of key %d = %u, expected %u", i, got_dest[i], dest[i]);
+    enum { N = 999 };
+    static unsigned int k[N], want[N], ones[N + 1], to[N], next[N];
+    lab_rng rng = lab_rng_seeded(lab_test_seeds[1]);
+    sort_make_keys("few", &rng, k, N, SORT_UINT);
+    memcpy(want, k, sizeof want);
+    sort_ref(want, NULL, N);
+    for (unsigned int iter = 0; iter < 32; iter++) { /* section 13.2: stable one-bit splits, lowest bit first */
+        sort_ref_radix_iter(k, N, iter, ones, to);
+        for (int i = 0; i < N; i++)
+            next[to[i]] = k[i];
+        memcpy(k, next, sizeof k);
+    }
+    cr_assert(memcmp(k, want, sizeof k) == 0, "32 iterations of sort_ref_radix_iter must sort like sort_ref");
+}
+
 Test(sort_inputs, every_distribution_has_its_shape_and_is_never_all_zero)
 {
     static const int64_t sizes[] = {1, 2, 7, 1000, 65537};
@@ -131,56 +164,79 @@ Test(sort_inputs, every_distribution_has_its_shape_and_is_never_all_zero)
     unsigned int k[4];
     lab_rng rng = lab_rng_seeded(1);
     cr_assert_eq(sort_make_keys("nonsense", &rng, k, 4, SORT_UINT), -1, "unknown distributions are refused");
+    for (int t = 0; sort_type_names[t] != NULL; t++)
+        cr_assert_eq(sort_type_of(sort_type_names[t]), t, "--type %s must name type %d", sort_type_names[t], t);
 }
 
-Test(sort_params, the_defaults_are_accepted_and_bad_parameters_refused_without_a_gpu)
+/* ---- the step's descriptor ------------------------------------------------------ */
+
+Test(sort_step, the_descriptor_is_complete_and_its_defaults_accepted)
 {
-    const sort_params def = sort_default_params(LAB_STEP_NUM);
-    char text[160];
-    cr_assert_eq(sort_step_number("solutions/ch13-sort/step4-radix-coarsened"), 4);
-    cr_assert_eq(sort_step_number("build/mutsrc/x/ch13-sort/step12-y"), 12);
-    cr_assert_gt(sort_temp_bytes(1000, 1, &def), 0, "the default parameters (%s) must be accepted", params_text(&def, text, sizeof text));
+    const sort_params def = STEP->defaults;
+    char text[160], line[256];
+    const lab_opt_spec spec = sort_options(STEP);
+    cr_assert_eq(spec.options & SORT_OPTIONS, SORT_OPTIONS, "every step takes the chapter's options (SORT_OPTIONS)");
+    cr_assert(spec.dists == sort_dists && spec.types == sort_type_names, "the chapter's --dist and --type names");
+    cr_assert((STEP->passes == NULL) == (STEP->pass == NULL), "a step in passes says how many and what one does");
+    cr_assert(STEP->spec.about != NULL && STEP->spec.about[0] != '\0', "the step's --help paragraph");
+    cr_assert(STEP->max_n_why == NULL || strstr(STEP->max_n_why, "n must") != NULL, "a refusal of too large an n");
+    cr_assert(STEP->workspace != NULL && STEP->describe != NULL, "the workspace and the result line's parameters");
+    if (spec.options & LAB_OPT_BITS)
+        cr_assert_eq(spec.max_bits, SORT_MAX_RADIX_BITS, "--bits takes 1 to %d", SORT_MAX_RADIX_BITS);
+    if (spec.options & LAB_OPT_COARSEN)
+        cr_assert_eq(spec.max_coarsen, SORT_MAX_COARSEN, "--coarsen takes 1 to %d", SORT_MAX_COARSEN);
+    cr_assert(spec.max_n >= 4096 && spec.max_n <= SORT_MAX_N, "-n's limit (%lld)", (long long)spec.max_n);
+    if (spec.options & LAB_OPT_VARIANT)
+        cr_assert(lab_name_in(def.variant, spec.variants), "the default --variant %s is one of the step's",
+                  def.variant);
+    else
+        cr_assert(def.variant == NULL || def.variant[0] == '\0', "a step with one form has no variant name");
+    cr_assert_null(sort_check(STEP, 1000, &def), "the default parameters (%s) must be accepted",
+                   params_text(&def, text, sizeof text));
+    cr_assert_null(sort_check(STEP, STEP->default_n < sort_max_n(STEP, &def) ? STEP->default_n : sort_max_n(STEP, &def),
+                              &def), "./run's default size must be accepted");
+    cr_assert_gt(sort_temp_bytes(STEP, 1000, 1, &def), 0, "the workspace of 1000 pairs");
+    STEP->describe(&def, line, sizeof line);
+    cr_assert(strstr(line, "block=") != NULL, "the result line names the block: '%s'", line);
+}
+
+void assert_refused(int64_t n, const sort_params *p, const char *what)
+{
     unsigned int *d = (unsigned int *)(uintptr_t)0x1000; /* never touched: each call must refuse first */
+    char text[160];
+    params_text(p, text, sizeof text);
+    cr_assert_not_null(sort_check(STEP, n, p), "%s must be refused by the check (n=%lld %s)", what, (long long)n, text);
+    cr_assert_not_null(sort_launch(d, d, d, d, n, d, p), "%s must be refused by sort_launch (n=%lld %s)", what,
+                       (long long)n, text);
+    cr_assert_eq(sort_temp_bytes(STEP, n, 1, p), 0, "%s: no workspace for refused parameters", what);
+}
+
+Test(sort_step, bad_parameters_are_refused_without_a_gpu)
+{
+    const sort_params def = STEP->defaults;
     sort_params p = def;
     p.block = 0;
-    cr_assert_not_null(sort_launch(d, d, d, d, 10, d, &p), "block=0 must be refused");
+    assert_refused(10, &p, "block=0");
     p.block = 2048;
-    cr_assert_not_null(sort_launch(d, d, d, d, 10, d, &p), "block=2048 must be refused");
-    p = def;
-    cr_assert_not_null(sort_launch(d, d, d, d, -1, d, &p), "n=-1 must be refused");
-#if LAB_STEP_NUM <= 5
-    cr_assert_not_null(sort_launch(d, d, d, d, SORT_MAX_N + 1, d, &p), "n=2^31 must be refused (documented limit)");
-#endif
-#if LAB_STEP_NUM >= 2 && LAB_STEP_NUM <= 4
-    p.block = 100;
-    cr_assert_not_null(sort_launch(d, d, d, d, 10, d, &p), "block=100 (not whole warps) must be refused");
-#endif
-#if LAB_STEP_NUM == 3 || LAB_STEP_NUM == 4
-    p = def;
-    p.radix_bits = 0;
-    cr_assert_not_null(sort_launch(d, d, d, d, 10, d, &p), "r=0 must be refused");
-    p.radix_bits = 9;
-    cr_assert_not_null(sort_launch(d, d, d, d, 10, d, &p), "r=9 must be refused");
-#endif
-#if LAB_STEP_NUM == 4 || LAB_STEP_NUM == 5
-    p = def;
-    p.coarsen = 0;
-    cr_assert_not_null(sort_launch(d, d, d, d, 10, d, &p), "coarsen=0 must be refused");
-    p.coarsen = SORT_MAX_COARSEN + 1;
-    cr_assert_not_null(sort_launch(d, d, d, d, 10, d, &p), "coarsen=17 must be refused");
-#endif
-#if LAB_STEP_NUM == 6
-    p = def;
-    p.variant = "quicksort";
-    cr_assert_not_null(sort_launch(d, d, d, d, 10, d, &p), "an unknown variant must be refused");
-    p.variant = "odd-even";
-    cr_assert_not_null(sort_launch(d, d, d, d, SORT_ODD_EVEN_MAX + 1, d, &p), "odd-even above 4096 must be refused");
-    p.variant = "bitonic";
-    p.tile = 3;
-    cr_assert_not_null(sort_launch(d, d, d, d, 10, d, &p), "a tile that is not a power of two must be refused");
-    p.tile = def.tile;
-    cr_assert_not_null(sort_launch(d, d, d, d, SORT_BITONIC_MAX + 1, d, &p), "bitonic above 2^28 must be refused");
-#endif
+    assert_refused(10, &p, "block=2048");
+    assert_refused(-1, &def, "n=-1");
+    assert_refused(sort_options(STEP).max_n + 1, &def, "an n above the step's limit (documented)");
+    if (STEP->block_need & LAB_BLOCK_WARPS) {
+        p = def, p.block = 100;
+        assert_refused(10, &p, "block=100 (not whole warps)");
+    }
+    if (sort_options(STEP).options & LAB_OPT_BITS) {
+        p = def, p.radix_bits = 0;
+        assert_refused(10, &p, "r=0");
+        p.radix_bits = SORT_MAX_RADIX_BITS + 1;
+        assert_refused(10, &p, "r=9");
+    }
+    if (sort_options(STEP).options & LAB_OPT_COARSEN) {
+        p = def, p.coarsen = 0;
+        assert_refused(10, &p, "coarsen=0");
+        p.coarsen = SORT_MAX_COARSEN + 1;
+        assert_refused(10, &p, "coarsen=17");
+    }
 }
 
 Test(scan_cpu, temporaries_cover_every_level)
@@ -199,334 +255,107 @@ Test(scan_cpu, temporaries_cover_every_level)
 
 /* ---- GPU tests --------------------------------------------------------------- */
 
-/* Sorts n keys of `dist` (bits of `type`, through the transform) with or
- * without payload values and checks every key and value against the stable
- * reference, that nothing is written past n and that the input is untouched. */
-static void check_sort(int64_t n, const char *dist, sort_type type, int with_values, uint64_t seed, const sort_params *p)
+/* Fails at the first wrong key or value, saying what it means. */
+static void check_output(const unsigned int *got_k, const unsigned int *got_v, const unsigned int *want_k,
+                         const unsigned int *want_v, int64_t n, const char *context)
 {
-    char text[160];
-    params_text(p, text, sizeof text);
+    for (int64_t i = 0; i < n; i++) {
+        if (got_k[i] != want_k[i])
+            cr_assert_fail("keys: out[%lld] = %#x%s, expected %#x (%s)%s", (long long)i, got_k[i],
+                           lab_marker_meaning(got_k[i]), want_k[i], context, lab_todo_note());
+        if (got_v != NULL && got_v[i] != want_v[i])
+            cr_assert_fail("values: out[%lld] = %#x%s, expected %#x with key %#x: equal keys left their input order, "
+                           "the sort is not stable (%s)%s",
+                           (long long)i, got_v[i], lab_marker_meaning(got_v[i]), want_v[i], want_k[i], context,
+                           lab_todo_note());
+    }
+}
+
+void check_sort(int64_t n, const char *dist, sort_type type, int with_values, uint64_t seed, const sort_params *given)
+{
+    sort_params typed = *given;
+    const sort_params *p = &typed;
+    typed.type = type;
+    char text[160], context[320];
+    snprintf(context, sizeof context, "n=%lld dist=%s type=%s %s seed=%llu %s", (long long)n, dist,
+             sort_type_name(type), with_values ? "pairs" : "keys", (unsigned long long)seed,
+             params_text(p, text, sizeof text));
     const size_t bytes = sizeof(unsigned int) * (size_t)n;
     unsigned int *keys = lab_xmalloc(bytes), *values = lab_xmalloc(bytes), *want_k = lab_xmalloc(bytes);
-    unsigned int *want_v = lab_xmalloc(bytes), *got_k = lab_xmalloc(bytes + 4), *got_v = lab_xmalloc(bytes + 4);
+    unsigned int *want_v = lab_xmalloc(bytes), *got_k = lab_xmalloc(bytes), *got_v = lab_xmalloc(bytes);
     lab_rng rng = lab_rng_seeded(seed);
     cr_assert_eq(sort_make_keys(dist, &rng, keys, n, type), 0);
-    sort_encode_keys(keys, n, type);
+    sort_encode_keys(keys, n, type); /* the order sort_ref sorts by */
     for (int64_t i = 0; i < n; i++)
         values[i] = want_v[i] = payload(i);
     memcpy(want_k, keys, bytes);
     sort_ref(want_k, want_v, n);
-    unsigned int *k_d = lab_dev_upload(keys, bytes), *v_d = with_values ? lab_dev_upload(values, bytes) : NULL;
-    unsigned int *ok_d = lab_dev_poisoned(bytes + 4), *ov_d = with_values ? lab_dev_poisoned(bytes + 4) : NULL;
-    void *temp = lab_dev_poisoned(sort_temp_bytes(n, with_values, p));
-    const char *why = sort_launch(k_d, v_d, ok_d, ov_d, n, temp, p);
-    cr_assert_null(why, "sort_launch refused n=%lld (%s): %s", (long long)n, text, why ? why : "");
-    lab_dev_download(got_k, ok_d, bytes + 4);
-    if (with_values)
-        lab_dev_download(got_v, ov_d, bytes + 4);
-    for (int64_t i = 0; i < n; i++) {
-        if (got_k[i] != want_k[i])
-            cr_assert_fail("keys: out[%lld] = %#x, expected %#x (n=%lld dist=%s type=%s %s seed=%llu %s)%s", (long long)i,
-                           got_k[i], want_k[i], (long long)n, dist, sort_type_name(type), with_values ? "pairs" : "keys",
-                           (unsigned long long)seed, text, lab_todo_note());
-        if (with_values && got_v[i] != want_v[i])
-            cr_assert_fail("values: out[%lld] = %#x, expected %#x with key %#x: equal keys left their input order, the "
-                           "sort is not stable (n=%lld dist=%s type=%s seed=%llu %s)%s",
-                           (long long)i, got_v[i], want_v[i], want_k[i], (long long)n, dist, sort_type_name(type),
-                           (unsigned long long)seed, text, lab_todo_note());
+    if (STEP->typed_keys) { /* the step takes the type's own bits */
+        sort_decode_keys(keys, n, type);
+        sort_decode_keys(want_k, n, type);
     }
-    cr_assert_eq(got_k[n], POISON, "keys written past the end, at out[%lld] (n=%lld dist=%s %s)%s", (long long)n,
-                 (long long)n, dist, text, lab_todo_note());
+    unsigned int *k_d = lab_dev_upload(keys, bytes, "keys_in");
+    unsigned int *v_d = with_values ? lab_dev_upload(values, bytes, "values_in") : NULL;
+    unsigned int *ok_d = lab_dev_poisoned(bytes, "keys_out");
+    unsigned int *ov_d = with_values ? lab_dev_poisoned(bytes, "values_out") : NULL;
+    void *temp = lab_dev_poisoned(sort_temp_bytes(STEP, n, with_values, p), "temp_d (the workspace)");
+    const char *why = sort_launch(k_d, v_d, ok_d, ov_d, n, temp, p);
+    cr_assert_null(why, "sort_launch refused %s: %s", context, why ? why : "");
+    lab_dev_download(got_k, ok_d, bytes);
     if (with_values)
-        cr_assert_eq(got_v[n], POISON, "values written past the end (n=%lld dist=%s %s)%s", (long long)n, dist, text,
-                     lab_todo_note());
+        lab_dev_download(got_v, ov_d, bytes);
+    check_output(got_k, with_values ? got_v : NULL, want_k, want_v, n, context);
     lab_dev_download(got_k, k_d, bytes);
-    cr_assert(memcmp(got_k, keys, bytes) == 0, "the input keys changed (n=%lld %s): sort_launch must leave them%s",
-              (long long)n, text, lab_todo_note());
-    lab_dev_free(k_d), lab_dev_free(ok_d), lab_dev_free(temp);
-    if (with_values)
-        lab_dev_free(v_d), lab_dev_free(ov_d);
+    cr_assert(memcmp(got_k, keys, bytes) == 0, "the input keys changed (%s): sort_launch must leave them%s", context,
+              lab_todo_note());
+    if (with_values) {
+        lab_dev_download(got_v, v_d, bytes);
+        cr_assert(memcmp(got_v, values, bytes) == 0, "the input values changed (%s): sort_launch must leave them%s",
+                  context, lab_todo_note());
+    }
+    lab_dev_free(k_d), lab_dev_free(v_d), lab_dev_free(ok_d), lab_dev_free(ov_d), lab_dev_free(temp);
     free(keys), free(values), free(want_k), free(want_v), free(got_k), free(got_v);
-}
-
-static uint64_t seed_of(int i)
-{
-    return lab_test_seeds[i % LAB_TEST_NSEEDS];
 }
 
 /* Sizes the book assumes away: 0, 1, and around warps, blocks and tiles. */
 static const int64_t small_sizes[] = {0, 1, 2, 3, 31, 32, 33, 255, 256, 257, 1000, 2047, 2049, 4095, 4096, 4097, 65537};
 #define N_SMALL (int)(sizeof small_sizes / sizeof small_sizes[0])
 
-#if LAB_STEP_NUM == 6
-#define SIZE_LIMIT(p) (strcmp((p)->variant, "odd-even") == 0 ? SORT_ODD_EVEN_MAX : SORT_BITONIC_MAX)
-#else
-#define SIZE_LIMIT(p) SORT_MAX_N
-#endif
+/* At most the step's limit with its default parameters. */
+static int64_t within_limit(int64_t n)
+{
+    const int64_t most = sort_max_n(STEP, &STEP->defaults);
+    return n < most ? n : most;
+}
 
 GPU_TEST(sort_gpu, every_distribution_small_and_odd_sizes)
 {
-    const sort_params p = sort_default_params(LAB_STEP_NUM);
     for (int z = 0; z < N_SMALL; z++)
         for (int d = 0; sort_dists[d] != NULL; d++)
-            check_sort(small_sizes[z], sort_dists[d], SORT_UINT, (z + d) % 3 != 0, seed_of(z + d), &p);
+            if (small_sizes[z] <= sort_max_n(STEP, &STEP->defaults))
+                check_sort(small_sizes[z], sort_dists[d], SORT_UINT, (z + d) % 3 != 0, seed_of(z + d), &STEP->defaults);
 }
 
 GPU_TEST(sort_gpu, stability_equal_keys_keep_their_input_order)
 {
-    const sort_params p = sort_default_params(LAB_STEP_NUM);
-    const int64_t n = SIZE_LIMIT(&p) < 300001 ? SIZE_LIMIT(&p) : 300001;
+    const int64_t n = within_limit(300001);
     for (int s = 0; s < LAB_TEST_NSEEDS; s++) {
-        check_sort(n, "few", SORT_UINT, 1, lab_test_seeds[s], &p);
-        check_sort(n, "equal", SORT_UINT, 1, lab_test_seeds[s], &p);
-        check_sort(n, "high", SORT_UINT, 1, lab_test_seeds[s], &p);
+        check_sort(n, "few", SORT_UINT, 1, lab_test_seeds[s], &STEP->defaults);
+        check_sort(n, "equal", SORT_UINT, 1, lab_test_seeds[s], &STEP->defaults);
+        check_sort(n, "high", SORT_UINT, 1, lab_test_seeds[s], &STEP->defaults);
     }
 }
 
 GPU_TEST(sort_gpu, int_and_float_keys_through_the_transform)
 {
-    const sort_params p = sort_default_params(LAB_STEP_NUM);
-    const int64_t n = SIZE_LIMIT(&p) < 100003 ? SIZE_LIMIT(&p) : 100003;
+    const int64_t n = within_limit(100003);
     for (int t = SORT_INT; t <= SORT_FLOAT; t++)
         for (int d = 0; sort_dists[d] != NULL; d++)
-            check_sort(n, sort_dists[d], (sort_type)t, d % 2 == 0, seed_of(t + d), &p);
+            check_sort(n, sort_dists[d], (sort_type)t, d % 2 == 0, seed_of(t + d), &STEP->defaults);
 }
 
-#if LAB_STEP_NUM <= 5
 GPU_TEST(sort_gpu, at_least_2_pow_24_keys)
 {
-    const sort_params p = sort_default_params(LAB_STEP_NUM);
-    check_sort(((int64_t)1 << 24) + 3, "uniform", SORT_UINT, 1, lab_test_seeds[0], &p);
-    check_sort(((int64_t)1 << 24) + 1001, "few", SORT_UINT, 0, lab_test_seeds[1], &p);
+    check_sort(within_limit(((int64_t)1 << 24) + 3), "uniform", SORT_UINT, 1, lab_test_seeds[0], &STEP->defaults);
+    check_sort(within_limit(((int64_t)1 << 24) + 1001), "few", SORT_UINT, 0, lab_test_seeds[1], &STEP->defaults);
 }
-#endif
-
-/* ---- step 1: Figs 13.1-13.4 and the device scan ------------------------------ */
-#if LAB_STEP_NUM == 1
-static const unsigned int book_keys[16] = {12, 3, 6, 9, 15, 8, 5, 10, 9, 6, 11, 13, 4, 10, 7, 0};
-
-GPU_TEST(radix_naive, book_example_iteration_0_fig_13_3)
-{
-    /* Fig 13.3: bits, # ones before and destinations of iteration 0 */
-    static const unsigned int ones_before[17] = {0, 0, 1, 1, 2, 3, 3, 4, 4, 5, 5, 6, 7, 7, 7, 8, 8};
-    static const unsigned int dest[16] = {0, 8, 1, 9, 10, 2, 11, 3, 12, 4, 13, 14, 5, 6, 15, 7};
-    sort_params p = sort_default_params(1);
-    p.block = 4; /* four blocks of four threads, as in Fig 13.2 */
-    unsigned int got_bits[17], got_k[16], want_k[16];
-    unsigned int *k_d = lab_dev_upload(book_keys, sizeof book_keys), *o_d = lab_dev_poisoned(sizeof got_k);
-    unsigned int *b_d = lab_dev_poisoned(sizeof got_bits);
-    void *temp = lab_dev_poisoned(scan_temp_bytes(16) + 4);
-    cr_assert_null(radix_sort_iter_launch(k_d, NULL, o_d, NULL, b_d, 16, 0, temp, &p));
-    lab_dev_download(got_bits, b_d, sizeof got_bits);
-    lab_dev_download(got_k, o_d, sizeof got_k);
-    for (int i = 0; i < 16; i++)
-        want_k[dest[i]] = book_keys[i];
-    for (int i = 0; i <= 16; i++)
-        cr_assert_eq(got_bits[i], ones_before[i], "Fig 13.3: ones before key %d = %u, expected %u (bits[16] is the total)%s",
-                     i, got_bits[i], ones_before[i], lab_todo_note());
-    for (int i = 0; i < 16; i++)
-        cr_assert_eq(got_k[i], want_k[i], "Fig 13.3: output[%d] = %u, expected %u (destinations 0 8 1 9 10 2 11 3 12 4 13 14 5 6 15 7)%s",
-                     i, got_k[i], want_k[i], lab_todo_note());
-    lab_dev_free(k_d), lab_dev_free(o_d), lab_dev_free(b_d), lab_dev_free(temp);
-}
-
-GPU_TEST(radix_naive, printed_destination_of_a_one_fails_on_the_book_example)
-{
-    /* Fig 13.4 line 15 as printed: N - ones in total - ones before. The keys
-     * collide (key 3 lands on 7, where a zero goes) and the sort fails. */
-    sort_params p = sort_default_params(1);
-    p.block = 4;
-    p.printed = 1;
-    unsigned int got_k[16], want_k[16];
-    memcpy(want_k, book_keys, sizeof want_k);
-    sort_ref(want_k, NULL, 16);
-    unsigned int *k_d = lab_dev_upload(book_keys, sizeof book_keys), *o_d = lab_dev_poisoned(sizeof got_k);
-    void *temp = lab_dev_poisoned(sort_temp_bytes(16, 0, &p));
-    cr_assert_null(sort_launch(k_d, NULL, o_d, NULL, 16, temp, &p));
-    lab_dev_download(got_k, o_d, sizeof got_k);
-    cr_assert(memcmp(got_k, want_k, sizeof got_k) != 0, "the printed formula must not sort the book's keys");
-    p.printed = 0;
-    check_sort(16, "uniform", SORT_UINT, 1, 1, &p);
-    lab_dev_free(k_d), lab_dev_free(o_d), lab_dev_free(temp);
-}
-
-GPU_TEST(radix_naive, any_block_size)
-{
-    static const int blocks[] = {1, 4, 100, 1024};
-    for (int b = 0; b < 4; b++) {
-        sort_params p = sort_default_params(1);
-        p.block = blocks[b];
-        check_sort(b == 0 ? 3001 : 70001, sort_dists[b], SORT_UINT, 1, seed_of(b), &p);
-    }
-}
-
-/* The lab's device scan on its own: sizes around its tile and its levels, in
- * place and not, values large enough to wrap. */
-static void check_scan(int64_t n, int in_place, uint64_t seed)
-{
-    const size_t bytes = sizeof(unsigned int) * (size_t)(n + 2);
-    unsigned int *x = lab_xmalloc(bytes), *want = lab_xmalloc(bytes), *got = lab_xmalloc(bytes);
-    lab_rng rng = lab_rng_seeded(seed);
-    for (int64_t i = 0; i < n; i++)
-        x[i] = (i % 3 == 0) ? (unsigned int)(lab_rng_next(&rng) >> 32) : lab_rng_below(&rng, 4);
-    x[n] = x[n + 1] = POISON;
-    unsigned int sum = 0;
-    for (int64_t i = 0; i <= n; i++) {
-        want[i] = sum;
-        if (i < n)
-            sum += x[i];
-    }
-    unsigned int *in_d = lab_dev_upload(x, bytes), *out_d = in_place ? in_d : lab_dev_poisoned(bytes);
-    void *temp = lab_dev_poisoned(scan_temp_bytes(n) + 4);
-    cr_assert_null(scan_exclusive(in_d, out_d, n, temp));
-    lab_dev_download(got, out_d, bytes);
-    for (int64_t i = 0; i <= n; i++)
-        if (got[i] != want[i])
-            cr_assert_fail("scan: out[%lld] = %u, expected %u (n=%lld%s, seed=%llu; out[n] is the total)", (long long)i,
-                           got[i], want[i], (long long)n, in_place ? " in place" : "", (unsigned long long)seed);
-    cr_assert_eq(got[n + 1], POISON, "scan wrote past out[n] (n=%lld)", (long long)n);
-    lab_dev_free(in_d), lab_dev_free(temp);
-    if (!in_place)
-        lab_dev_free(out_d);
-    free(x), free(want), free(got);
-}
-
-GPU_TEST(scan_gpu, exclusive_scan_around_tiles_and_levels)
-{
-    static const int64_t sizes[] = {0, 1, 2, 31, SCAN_TILE - 1, SCAN_TILE, SCAN_TILE + 1, 3 * SCAN_TILE + 7,
-                                    (int64_t)SCAN_TILE * SCAN_TILE - 1, (int64_t)SCAN_TILE * SCAN_TILE + 5,
-                                    ((int64_t)1 << 26) + 3};
-    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
-        for (int in_place = 0; in_place < 2; in_place++)
-            check_scan(sizes[z], in_place, seed_of((int)z + in_place));
-}
-#endif
-
-/* ---- step 2: the local sort, any whole number of warps ------------------------ */
-#if LAB_STEP_NUM == 2
-GPU_TEST(radix_local, block_sizes)
-{
-    static const int blocks[] = {32, 64, 96, 512, 1024};
-    for (int b = 0; b < 5; b++) {
-        sort_params p = sort_default_params(2);
-        p.block = blocks[b];
-        for (int d = 0; sort_dists[d] != NULL; d++)
-            check_sort(d % 2 ? 100003 : 4097, sort_dists[d], SORT_UINT, 1, seed_of(b + d), &p);
-    }
-}
-#endif
-
-/* ---- step 3: every digit width ------------------------------------------------ */
-#if LAB_STEP_NUM == 3
-GPU_TEST(radix_multibit, every_r_from_1_to_8)
-{
-    static const int blocks[] = {64, 256, 1024};
-    for (int r = 1; r <= SORT_MAX_RADIX_BITS; r++)
-        for (int b = 0; b < 3; b++) {
-            sort_params p = sort_default_params(3);
-            p.radix_bits = r, p.block = blocks[b];
-            check_sort(r % 2 ? 65537 : 1001, sort_dists[(r + b) % 6], SORT_UINT, 1, seed_of(r + b), &p);
-            check_sort(30011, "uniform", (sort_type)(r % 3), 1, seed_of(r), &p);
-        }
-}
-#endif
-
-/* ---- step 4: digit widths and coarsening together ----------------------------- */
-#if LAB_STEP_NUM == 4
-GPU_TEST(radix_coarsened, every_r_and_coarsening)
-{
-    static const int coarsen[] = {1, 2, 3, 5, 8, 16};
-    for (int r = 1; r <= SORT_MAX_RADIX_BITS; r++)
-        for (int c = 0; c < 6; c++) {
-            sort_params p = sort_default_params(4);
-            p.radix_bits = r, p.coarsen = coarsen[c], p.block = c % 2 ? 128 : 256;
-            check_sort(c % 2 ? 100003 : 7777, sort_dists[(r + c) % 6], SORT_UINT, (r + c) % 4 != 0, seed_of(r + c), &p);
-        }
-}
-
-GPU_TEST(radix_coarsened, block_sizes_and_large_tiles)
-{
-    static const int blocks[] = {32, 96, 512, 512}, coarsen[] = {16, 7, 16, 5};
-    for (int b = 0; b < 4; b++) {
-        sort_params p = sort_default_params(4);
-        p.block = blocks[b], p.coarsen = coarsen[b]; /* 512 x 16: 64 KiB of keys, above the default shared memory */
-        check_sort(b == 2 ? ((int64_t)1 << 20) + 77 : 200003, sort_dists[b + 1], SORT_UINT, 1, seed_of(b), &p);
-    }
-}
-
-GPU_TEST(radix_coarsened, a_block_too_large_for_the_registers_is_refused_or_runs)
-{
-    /* 16 keys (and values) per thread in registers: 1024 threads may not fit one SM's registers */
-    sort_params p = sort_default_params(4);
-    p.block = 1024;
-    unsigned int *d = lab_dev_poisoned(64);
-    void *temp = lab_dev_poisoned(sort_temp_bytes(4, 1, &p));
-    const char *why = sort_launch(d, d + 4, d + 8, d + 12, 4, temp, &p);
-    CUDA_CHECK(cudaDeviceSynchronize()); /* a launch error would surface here */
-    if (why != NULL)
-        cr_assert(strstr(why, "threads") != NULL, "block=1024 refused with an unclear reason: %s", why);
-    else
-        check_sort(100003, "uniform", SORT_UINT, 1, lab_test_seeds[0], &p);
-    lab_dev_free(d), lab_dev_free(temp);
-}
-#endif
-
-/* ---- step 5: tiles, passes and run lengths --------------------------------------- */
-#if LAB_STEP_NUM == 5
-GPU_TEST(merge_sort, tile_sizes_and_pass_counts)
-{
-    static const int blocks[] = {32, 64, 256, 512}, coarsen[] = {1, 3, 8, 16};
-    for (int b = 0; b < 4; b++)
-        for (int c = 0; c < 4; c++) {
-            sort_params p = sort_default_params(5);
-            p.block = blocks[b], p.coarsen = coarsen[c];
-            const int64_t tile = (int64_t)p.block * p.coarsen;
-            /* whole tiles, one more key, and an odd number of runs, so the passes ping-pong both ways */
-            const int64_t sizes[] = {tile, tile + 1, 2 * tile, 5 * tile - 3, 8 * tile + 1};
-            for (int z = 0; z < 5; z++)
-                check_sort(sizes[z], sort_dists[(b + c + z) % 6], SORT_UINT, (b + z) % 2 == 0, seed_of(b + c + z), &p);
-        }
-}
-
-GPU_TEST(merge_sort, many_passes_keys_only_and_pairs)
-{
-    sort_params p = sort_default_params(5);
-    p.block = 32, p.coarsen = 1; /* 32-key tiles: 15 merge passes for 2^20 keys */
-    check_sort(((int64_t)1 << 20) - 5, "few", SORT_UINT, 1, lab_test_seeds[0], &p);
-    check_sort(((int64_t)1 << 20) + 5, "uniform", SORT_FLOAT, 0, lab_test_seeds[1], &p);
-}
-#endif
-
-/* ---- step 6: both networks ----------------------------------------------------- */
-#if LAB_STEP_NUM == 6
-GPU_TEST(sorting_networks, odd_even_transposition_up_to_4096)
-{
-    static const int64_t sizes[] = {0, 1, 2, 3, 33, 100, 1023, 2048, 4095, 4096};
-    static const int blocks[] = {1, 32, 256, 1024};
-    for (int z = 0; z < 10; z++)
-        for (int d = 0; sort_dists[d] != NULL; d++) {
-            sort_params p = sort_default_params(6);
-            p.variant = "odd-even", p.block = blocks[(z + d) % 4];
-            check_sort(sizes[z], sort_dists[d], SORT_UINT, (z + d) % 2 == 0, seed_of(z + d), &p);
-        }
-}
-
-GPU_TEST(sorting_networks, bitonic_tiles_blocks_and_padding)
-{
-    static const int tiles[] = {2, 64, 2048, 8192}, blocks[] = {1, 32, 256, 1024};
-    static const int64_t sizes[] = {5, 1000, 65536, 100003};
-    for (int t = 0; t < 4; t++)
-        for (int b = 0; b < 4; b++) {
-            sort_params p = sort_default_params(6);
-            p.tile = tiles[t], p.block = blocks[b];
-            check_sort(sizes[(t + b) % 4], sort_dists[(t + b) % 6], SORT_UINT, (t + b) % 2 == 0, seed_of(t + b), &p);
-        }
-}
-
-GPU_TEST(sorting_networks, bitonic_at_2_pow_20_and_above)
-{
-    const sort_params p = sort_default_params(6);
-    check_sort(((int64_t)1 << 20) + 3, "uniform", SORT_UINT, 1, lab_test_seeds[0], &p);
-    check_sort((int64_t)1 << 21, "few", SORT_INT, 1, lab_test_seeds[1], &p);
-}
-#endif

@@ -1,18 +1,42 @@
-/* sort.cu - ch13 step 6: section 13.8's sorting networks, fixed patterns of
- * compare-and-swap. --variant odd-even: odd-even transposition sort, O(n^2)
- * work, in one block (n <= 4096). --variant bitonic (default): Batcher's
- * bitonic sort, O(n log^2 n) work, for n padded to a power of two. */
+/* sort.cu - ch13 step 6: fixed patterns of compare-and-swap instead of
+ * data-dependent addresses (sorting networks).
+ * Section 13.8 (no figure). --variant odd-even: odd-even transposition sort,
+ * O(n^2) work, in one block (n <= 4096). --variant bitonic (default): Batcher's
+ * bitonic sort, O(n log^2 n) work, for n padded to a power of two: the tiles
+ * in shared memory (bitonic_sort_tile, bitonic_merge_tile), the long strides
+ * in global memory (bitonic_merge_global). */
 #include <string.h>
 
-#include "sort.h"
+#include "sort_host.h"
+
+/* Odd-even transposition sorts in one block's shared memory (n phases). */
+#define ODD_EVEN_MAX 4096
+/* Bitonic sort pads to a power of two P; P at most 2^28. */
+#define BITONIC_MAX (1LL << 28)
 
 /* ---- odd-even transposition sort ----------------------------------------- */
 
-/* Section 13.8: phase p compares the pairs (k, k+1) with k even (p even) or k
- * odd (p odd) and swaps a pair out of order. A phase's pairs are disjoint, so
- * its threads work at once; phases alternate until an even and an odd phase
- * both swap nothing. Swapping only when strictly greater keeps equal keys in
- * order: the sort is stable. */
+/* Section 13.8: if the key at k + 1 is smaller than the key at k, swap the
+ * two keys and their values; 1 when it swapped. Swapping only when strictly
+ * greater keeps equal keys in order: the sort is stable. */
+static __device__ __forceinline__ int compare_and_swap(unsigned int *s_keys, unsigned int *s_values, int k)
+{
+    /* exercise: compare_and_swap(), section 13.8: if the key at k + 1 is smaller than the key at k, swap the two keys and their values and return 1; else return 0 */
+    /* hint: compare strictly (s_keys[k] > s_keys[k + 1]): equal keys must never swap, or the sort is not stable */
+    if (s_keys[k] > s_keys[k + 1]) { /* strictly: equal keys never swap (stable) */
+        const unsigned int key = s_keys[k], value = s_values[k];
+        s_keys[k] = s_keys[k + 1], s_values[k] = s_values[k + 1];
+        s_keys[k + 1] = key, s_values[k + 1] = value;
+        return 1;
+    }
+    return 0;
+    /* exercise stub: return 0; */
+    /* end exercise */
+}
+
+/* Phase p compares the pairs (k, k+1) with k even (p even) or k odd (p odd).
+ * A phase's pairs are disjoint, so its threads work at once; phases alternate
+ * until an even and an odd phase both swap nothing. */
 __global__ void odd_even_sort(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
                               unsigned int *values_out, int n)
 {
@@ -27,16 +51,8 @@ __global__ void odd_even_sort(const unsigned int *keys_in, const unsigned int *v
     int quiet = 0; /* phases in a row that swapped nothing */
     for (int phase = 0; quiet < 2; phase++) {
         int swapped = 0;
-        for (int k = 2 * threadIdx.x + (phase & 1); k + 1 < n; k += 2 * blockDim.x) {
-            /* exercise: section 13.8: if the key at k + 1 is smaller than the key at k, swap the two keys and their values, and note that this thread swapped */
-            if (s_keys[k] > s_keys[k + 1]) { /* strictly: equal keys never swap (stable) */
-                const unsigned int key = s_keys[k], value = s_values[k];
-                s_keys[k] = s_keys[k + 1], s_values[k] = s_values[k + 1];
-                s_keys[k + 1] = key, s_values[k + 1] = value;
-                swapped = 1;
-            }
-            /* end exercise */
-        }
+        for (int k = 2 * threadIdx.x + (phase & 1); k + 1 < n; k += 2 * blockDim.x)
+            swapped |= compare_and_swap(s_keys, s_values, k);
         quiet = __syncthreads_or(swapped) ? 0 : quiet + 1; /* a barrier that also tells whether anyone swapped */
     }
     for (int x = threadIdx.x; x < n; x += blockDim.x) {
@@ -62,14 +78,14 @@ static __device__ __forceinline__ int after(unsigned int key_a, unsigned int idx
 static __device__ __forceinline__ void bitonic_step(unsigned int *K, unsigned int *I, unsigned int x, unsigned int y,
                                                     unsigned int global_x, unsigned int size)
 {
-    /* exercise: section 13.8: ascending when (global_x & size) == 0; swap K[x], K[y] (and I[x], I[y]) when the pair is in the wrong order for that direction, comparing with after() */
+    /* exercise: bitonic_step(), section 13.8: ascending when (global_x & size) == 0; swap K[x], K[y] (and I[x], I[y]) when the pair is in the wrong order for that direction, comparing with after() */
+    /* hint: in an ascending run the pair is wrong when x's element comes after y's: after(K[x], I[x], K[y], I[y]); in a descending run when it does not */
     const int ascending = (global_x & size) == 0;
     if (after(K[x], I[x], K[y], I[y]) == ascending) {
         const unsigned int k = K[x], i = I[x];
         K[x] = K[y], I[x] = I[y];
         K[y] = k, I[y] = i;
     }
-    /* exercise stub: (void)K; (void)I; (void)x; (void)y; (void)global_x; (void)size; */
     /* end exercise */
 }
 
@@ -77,6 +93,31 @@ static __device__ __forceinline__ void bitonic_step(unsigned int *K, unsigned in
 static __device__ __forceinline__ unsigned int pair_low(unsigned int q, unsigned int stride)
 {
     return 2 * q - (q & (stride - 1));
+}
+
+/* The steps of size `size` from stride `stride` down to 1, inside this
+ * block's tile of keys (and indices) in shared memory, base its first index. */
+static __device__ __forceinline__ void bitonic_tile_steps(unsigned int *s_k, unsigned int *s_i, unsigned int base,
+                                                          unsigned int tile, unsigned int size, unsigned int stride)
+{
+    for (; stride > 0; stride >>= 1) {
+        __syncthreads();
+        for (unsigned int q = threadIdx.x; q < tile / 2; q += blockDim.x) {
+            const unsigned int x = pair_low(q, stride);
+            bitonic_step(s_k, s_i, x, x + stride, base + x, size);
+        }
+    }
+}
+
+/* The tile's keys and indices back to K and I. */
+static __device__ __forceinline__ void store_tile(unsigned int *K, unsigned int *I, const unsigned int *s_k,
+                                                  const unsigned int *s_i, unsigned int base, unsigned int tile)
+{
+    __syncthreads();
+    for (unsigned int x = threadIdx.x; x < tile; x += blockDim.x) {
+        K[base + x] = s_k[x];
+        I[base + x] = s_i[x];
+    }
 }
 
 /* Sizes 2 .. tile: each block sorts its tile in shared memory (up or down as
@@ -92,18 +133,8 @@ __global__ void bitonic_sort_tile(const unsigned int *keys_in, unsigned int *K, 
         s_i[x] = base + x;
     }
     for (unsigned int size = 2; size <= tile; size <<= 1)
-        for (unsigned int stride = size / 2; stride > 0; stride >>= 1) {
-            __syncthreads();
-            for (unsigned int q = threadIdx.x; q < tile / 2; q += blockDim.x) {
-                const unsigned int x = pair_low(q, stride);
-                bitonic_step(s_k, s_i, x, x + stride, base + x, size);
-            }
-        }
-    __syncthreads();
-    for (unsigned int x = threadIdx.x; x < tile; x += blockDim.x) {
-        K[base + x] = s_k[x];
-        I[base + x] = s_i[x];
-    }
+        bitonic_tile_steps(s_k, s_i, base, tile, size, size / 2);
+    store_tile(K, I, s_k, s_i, base, tile);
 }
 
 /* A step of size `size` whose stride reaches across tiles: one thread per pair, in global memory. */
@@ -127,18 +158,8 @@ __global__ void bitonic_merge_tile(unsigned int *K, unsigned int *I, unsigned in
         s_k[x] = K[base + x];
         s_i[x] = I[base + x];
     }
-    for (unsigned int stride = tile / 2; stride > 0; stride >>= 1) {
-        __syncthreads();
-        for (unsigned int q = threadIdx.x; q < tile / 2; q += blockDim.x) {
-            const unsigned int x = pair_low(q, stride);
-            bitonic_step(s_k, s_i, x, x + stride, base + x, size);
-        }
-    }
-    __syncthreads();
-    for (unsigned int x = threadIdx.x; x < tile; x += blockDim.x) {
-        K[base + x] = s_k[x];
-        I[base + x] = s_i[x];
-    }
+    bitonic_tile_steps(s_k, s_i, base, tile, size, tile / 2);
+    store_tile(K, I, s_k, s_i, base, tile);
 }
 
 /* The first n of the sorted (key, index) pairs are the output; values follow their index. */
@@ -168,50 +189,30 @@ static int64_t pow2_at_least(int64_t n)
     return P;
 }
 
-static const char *check(int64_t n, const sort_params *p)
+/* The tile a bitonic sort of n keys uses: --tile, or less for a small n. */
+static unsigned int bitonic_tile(int64_t n, const sort_params *p)
 {
-    const char *why = sort_check_block(p->block, 0);
-    if (why != NULL)
-        return why;
-    if (p->variant != NULL && p->variant[0] != '\0' && strcmp(p->variant, "bitonic") != 0 && !is_odd_even(p))
-        return "--variant must be bitonic or odd-even";
-    if (n < 0)
-        return "n must not be negative";
-    if (is_odd_even(p) && n > SORT_ODD_EVEN_MAX)
-        return "odd-even transposition sort does O(n^2) work in one block: n must be at most 4096 (use --variant bitonic or a radix step)";
-    if (!is_odd_even(p) && pow2_at_least(n) > SORT_BITONIC_MAX)
-        return "bitonic sort pads n to a power of two: n must be at most 2^28";
-    if (!is_odd_even(p) && (p->tile < 2 || p->tile > (1 << 16) || (p->tile & (p->tile - 1)) != 0))
-        return "tile must be a power of two, 2 to 65536";
+    const int64_t P = pow2_at_least(n);
+    return (unsigned int)(P < p->tile ? P : p->tile);
+}
+
+static const char *odd_even_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
+                                   unsigned int *values_out, int64_t n, const sort_params *p)
+{
+    const size_t shared = 2 * sizeof(unsigned int) * (size_t)n;
+    odd_even_sort<<<1, p->block, shared>>>(keys_in, values_in, keys_out, values_out, (int)n);
+    CUDA_CHECK_LAUNCH();
     return NULL;
 }
 
-size_t sort_temp_bytes(int64_t n, int with_values, const sort_params *p)
+/* Sizes up to the tile in one launch, then for each larger size its strides
+ * across tiles one launch each and the rest in one, then the gather. */
+static const char *bitonic_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
+                                  unsigned int *values_out, int64_t n, const sort_ws *ws, const sort_params *p)
 {
-    (void)with_values;
-    if (check(n, p) != NULL || is_odd_even(p))
-        return 0;
-    return 2 * sizeof(unsigned int) * (size_t)pow2_at_least(n); /* keys and indices, padded */
-}
-
-const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
-                        unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)
-{
-    const char *why = check(n, p);
-    if (why != NULL || n == 0)
-        return why;
-    if (is_odd_even(p)) {
-        const size_t shared = 2 * sizeof(unsigned int) * (size_t)n;
-        odd_even_sort<<<1, p->block, shared>>>(keys_in, values_in, keys_out, values_out, (int)n);
-        CUDA_CHECK_LAUNCH();
-        return NULL;
-    }
-    const unsigned int P = (unsigned int)pow2_at_least(n), tile = P < (unsigned int)p->tile ? P : (unsigned int)p->tile;
+    const unsigned int P = (unsigned int)pow2_at_least(n), tile = bitonic_tile(n, p);
     const size_t shared = 2 * sizeof(unsigned int) * (size_t)tile;
-    if ((why = sort_fit_kernel((const void *)bitonic_sort_tile, p->block, shared)) != NULL ||
-        (why = sort_fit_kernel((const void *)bitonic_merge_tile, p->block, shared)) != NULL)
-        return why;
-    unsigned int *K = (unsigned int *)temp_d, *I = K + P;
+    unsigned int *K = (unsigned int *)ws->words, *I = K + P;
     bitonic_sort_tile<<<P / tile, p->block, shared>>>(keys_in, K, I, (unsigned int)n, tile);
     CUDA_CHECK_LAUNCH();
     for (unsigned int size = 2 * tile; size <= P && size != 0; size <<= 1) {
@@ -226,3 +227,77 @@ const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_
     CUDA_CHECK_LAUNCH();
     return NULL;
 }
+
+const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
+                        unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)
+{
+    sort_ws ws;
+    const char *why = sort_prepare(&sort_step_info, n, values_in != NULL, temp_d, p, &ws);
+    if (why != NULL || n == 0)
+        return why;
+    if (is_odd_even(p))
+        return odd_even_launch(keys_in, values_in, keys_out, values_out, n, p);
+    return bitonic_launch(keys_in, values_in, keys_out, values_out, n, &ws, p);
+}
+
+/* ---- what ./run and the tests ask of this step ---------------------------- */
+
+static const char *check(int64_t n, const sort_params *p)
+{
+    if (p->variant != NULL && p->variant[0] != '\0' && strcmp(p->variant, "bitonic") != 0 && !is_odd_even(p))
+        return "--variant must be bitonic or odd-even";
+    if (is_odd_even(p) && n > ODD_EVEN_MAX)
+        return "odd-even transposition sort does O(n^2) work in one block: n must be at most 4096 (use --variant "
+               "bitonic or a radix step)";
+    if (!is_odd_even(p) && (p->tile < 2 || p->tile > (1 << 16) || (p->tile & (p->tile - 1)) != 0))
+        return "--tile must be a power of two, 2 to 65536";
+    return NULL;
+}
+
+static int64_t max_n_of(const sort_params *p)
+{
+    return is_odd_even(p) ? ODD_EVEN_MAX : BITONIC_MAX;
+}
+
+/* The tile sort and the tile merges hold a tile of keys and indices in shared memory. */
+static const char *fit(int64_t n, const sort_params *p, int with_values)
+{
+    (void)with_values;
+    if (is_odd_even(p))
+        return NULL;
+    const size_t shared = 2 * sizeof(unsigned int) * (size_t)bitonic_tile(n, p);
+    const char *why = lab_fit_kernel((const void *)bitonic_sort_tile, p->block, shared);
+    return why != NULL ? why : lab_fit_kernel((const void *)bitonic_merge_tile, p->block, shared);
+}
+
+/* bitonic: keys and indices, padded to a power of two; odd-even: nothing */
+static void workspace(int64_t n, const sort_params *p, sort_ws_need *need)
+{
+    need->words = is_odd_even(p) ? 0 : 2 * pow2_at_least(n);
+}
+
+static void describe(const sort_params *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "variant=%s block=%d tile=%d", p->variant, p->block, p->tile);
+}
+
+static const char *const variants[] = {"bitonic", "odd-even", NULL};
+
+const sort_step sort_step_info = {
+    .defaults = {.block = 256, .tile = 2048, .variant = "bitonic"},
+    .default_n = 1 << 16,
+    .spec = {.options = LAB_OPT_TILE | LAB_OPT_VARIANT,
+             .variants = variants,
+             .max_n = BITONIC_MAX,
+             .about = "Step 6: --variant bitonic sorts n up to 2^28 keys padded to a power of two, tiles of\n"
+                      "--tile keys (a power of two, 2 to 65536) in shared memory (default n 65536);\n"
+                      "--variant odd-even sorts n up to 4096 keys in one block (default n 4096).\n"
+                      "--example sorts Fig 13.1's keys.\n"},
+    .block_need = LAB_BLOCK_ANY,
+    .max_n_why = "bitonic sort pads n to a power of two: n must be at most 2^28",
+    .workspace = workspace,
+    .describe = describe,
+    .check = check,
+    .max_n_of = max_n_of,
+    .fit = fit,
+};

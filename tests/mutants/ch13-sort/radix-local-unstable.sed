@@ -1,4 +1,4 @@
 # step: solutions/ch13-sort/step2-radix-local
-# file: sort.cu
-# why: an unstable local sort: a block's ones land in reverse order
+# file: radix_split.cuh
+# why: an unstable local split (split_by_bit): a block's ones land in reverse order
 s/: (numZerosTotal + numOnesBefore);/: (blockDim.x - 1 - numOnesBefore);/

@@ -1,0 +1,15 @@
+/* step3-radix-multibit.c - step 3's own tests: every digit width r with three
+ * block sizes, and every key type. */
+#include "sort_test.h"
+
+GPU_TEST(radix_multibit, every_r_from_1_to_8)
+{
+    static const int blocks[] = {64, 256, 1024};
+    for (int r = 1; r <= SORT_MAX_RADIX_BITS; r++)
+        for (int b = 0; b < 3; b++) {
+            sort_params p = STEP->defaults;
+            p.radix_bits = r, p.block = blocks[b];
+            check_sort(r % 2 ? 65537 : 1001, sort_dists[(r + b) % 6], SORT_UINT, 1, seed_of(r + b), &p);
+            check_sort(30011, "uniform", (sort_type)(r % 3), 1, seed_of(r), &p);
+        }
+}
