@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# classroom-tests.sh: the classroom kit's tests on a machine without a GPU (CI: .ci/run). 3 to 9
+# minutes on 2 cores, most of it building the handout. Each check prints ok/FAIL; a summary
+# prints last; exit status 1 when a check failed.
+#   make handout: refuses an OUT that exists or lies in the tree; the handout has no solutions/,
+#     wrong variants or instructors' guide; it builds (make all), make status, make test (nothing
+#     started: a pass), make check (an untouched step: not a pass), and make diff/solution/
+#     exercises/handout say it has no solutions.
+#   the leak check passes on the real handout and fails, naming the file and the region, on a
+#     planted solution line, two planted lines in a guide, and a solution file copied in.
+#   make grade without a GPU: steps filled with the solution score 0 "not run: no GPU"; valid
+#     results.json (Gradescope's fields), JUnit XML and TAP; a step that does not compile scores 0
+#     with the compiler's first error; a student's broken common/ and tests/ change nothing; a
+#     step that calls exit() is not accepted; a grade run in a handout (the student's preview).
+# CUDA_ARCH (default 90) is the one architecture built. KEEP=1 keeps the scratch folder.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
+export CUDA_ARCH=${CUDA_ARCH:-90}
+unset MAKEFLAGS MFLAGS MAKELEVEL
+top=$(pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/classroom-tests.XXXXXX")
+[ "${KEEP:-0}" = 1 ] && echo "scratch: $tmp" || trap 'rm -rf "$tmp"' EXIT
+npass=0 nfail=0 failed=()
+ok() { echo "ok    $*"; npass=$((npass + 1)); }
+bad() { echo "FAIL  $*"; nfail=$((nfail + 1)); failed+=("$*"); }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+has() { grep -q -- "$1" "$2"; }   # PATTERN FILE
+t0=$(date +%s)
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
+[ -z "$gpu" ] || echo "note: a GPU is visible ($gpu): the grade checks expect passes instead of 'not run: no GPU'"
+
+sol_steps=(); for d in solutions/ch*/step*/; do ls "$d"*.cu >/dev/null 2>&1 && sol_steps+=("${d%/}"); done
+ex_steps=("${sol_steps[@]#solutions/}")
+[ ${#sol_steps[@]} -gt 0 ] || { echo "no solution steps: nothing to test"; exit 1; }
+first=${ex_steps[0]}
+# two small steps for the grader: the first of chapter 10 and of chapter 12 (whatever exists)
+grade_steps=()
+for ch in ch10-reduction ch12-merge; do for s in "${ex_steps[@]}"; do [[ $s == $ch/step1-* ]] && grade_steps+=("$s"); done; done
+[ ${#grade_steps[@]} -gt 0 ] || grade_steps=("$first")
+
+# ---- make handout --------------------------------------------------------------------------------
+h=$tmp/handout
+make --no-print-directory handout OUT="$h" >"$tmp/handout.log" 2>&1; rc=$?
+check "make handout OUT=dir writes a handout (exit $rc)" [ "$rc" = 0 -a -f "$h/Makefile" ]
+check "make handout ran the leak check and it passed" has 'no solution body found' "$tmp/handout.log"
+make --no-print-directory handout OUT="$h" >"$tmp/again.log" 2>&1; rc=$?
+check "make handout refuses an OUT that exists" [ "$rc" != 0 -a -z "$(ls -d "$h".partial-* 2>/dev/null)" ]
+has 'exists' "$tmp/again.log" || bad "  ... and says why (got: $(head -c 200 "$tmp/again.log"))"
+make --no-print-directory handout OUT=build/handout-inside >"$tmp/inside.log" 2>&1; rc=$?
+check "make handout refuses an OUT inside the tree" [ "$rc" != 0 -a ! -e build/handout-inside ]
+check "the handout has no solutions/" [ ! -e "$h/solutions" ]
+check "the handout has no wrong variants, no benchmark sources, no instructors' guide" \
+    [ ! -e "$h/tests/mutants" -a ! -e "$h/tests/tools/mutants.sh" -a ! -e "$h/tests/bench/bench.sh" -a ! -e "$h/docs/instructors.md" ]
+missing=(); for s in "${ex_steps[@]}"; do [ -d "$h/$s" ] || missing+=("$s"); done
+check "the handout has every exercise step (${#ex_steps[@]})${missing[*]:+; missing: ${missing[*]}}" [ ${#missing[@]} = 0 ]
+check "the handout's README says it is a handout" has 'Student handout' "$h/README.md"
+[ -f LICENSE ] && check "the handout has the LICENSE" [ -f "$h/LICENSE" ]
+check "the handout has the default points file" [ -f "$h/tests/grade/points.txt" ]
+
+# a copy of the handout as handed out (without what building it made)
+copy_handout() { mkdir -p "$1" && tar -C "$h" --exclude=./build --exclude=./.deps --exclude=./grade -cf - . | tar -C "$1" -xf -; }
+
+# ---- the handout works ---------------------------------------------------------------------------
+[ -d .deps ] && ln -s "$top/.deps" "$h/.deps"   # Criterion, as make test fetched it here
+t1=$(date +%s)
+make --no-print-directory -C "$h" -j"$(nproc)" all >"$tmp/h-all.log" 2>&1; rc=$?
+check "the handout builds: make -C OUT all, CUDA_ARCH=$CUDA_ARCH (exit $rc, $(($(date +%s) - t1)) s)" [ "$rc" = 0 ]
+[ "$rc" = 0 ] || tail -n 15 "$tmp/h-all.log"
+make --no-print-directory -C "$h" status >"$tmp/h-status.log" 2>&1; rc=$?
+n_untouched=$(grep -c ' untouched ' "$tmp/h-status.log")
+check "make status in the handout lists every step as untouched (exit $rc, $n_untouched of ${#ex_steps[@]})" [ "$rc" = 0 -a "$n_untouched" = ${#ex_steps[@]} ]
+make --no-print-directory -C "$h" test >"$tmp/h-test.log" 2>&1; rc=$?
+check "make test in a fresh handout: nothing started, a pass (exit $rc)" [ "$rc" = 0 ]
+has 'not started a step' "$tmp/h-test.log" || bad "  ... and says no step is started (got: $(tail -n 1 "$tmp/h-test.log"))"
+make --no-print-directory -C "$h" check STEP="$first" >"$tmp/h-check.log" 2>&1; rc=$?
+check "make check of an untouched step in the handout is not a pass (exit $rc)" [ "$rc" != 0 ]
+for t in diff solution exercises handout; do
+    make --no-print-directory -C "$h" $t STEP="$first" >"$tmp/h-$t.log" 2>&1; rc=$?
+    check "make $t in the handout says it has no solutions (exit $rc)" [ "$rc" != 0 -a -n "$(grep -l 'student handout' "$tmp/h-$t.log")" ]
+done
+
+# ---- the leak check ------------------------------------------------------------------------------
+make --no-print-directory handout-check OUT="$h" >"$tmp/leak.log" 2>&1; rc=$?
+check "the leak check passes on the real handout (exit $rc)" [ "$rc" = 0 ]
+[ "$rc" = 0 ] || head -n 10 "$tmp/leak.log"
+bash tests/tools/handout.sh lines "${sol_steps[@]}" >"$tmp/lines.txt"
+plant=$(awk -F'\t' '$2 >= 24 { print; exit }' "$tmp/lines.txt")
+region_at=${plant%%$'\t'*}; line=${plant##*$'\t'}
+host=${ex_steps[${#ex_steps[@]} - 1]}; target=$(cd "$h/$host" && ls *.cu | head -n1)
+p1=$tmp/planted-line; copy_handout "$p1"
+printf '%s\n' "$line" >>"$p1/$host/$target"
+make --no-print-directory handout-check OUT="$p1" >"$tmp/leak1.log" 2>&1; rc=$?
+check "the leak check fails on a planted solution line (exit $rc)" [ "$rc" != 0 ]
+check "  ... naming the file ($host/$target) and the line's region" has "LEAK $host/$target:" "$tmp/leak1.log"
+echo "      $(grep -m1 LEAK "$tmp/leak1.log" | cut -c1-180)"
+# two consecutive region lines, short ones included, pasted into a guide
+pair=$(awk -F'\t' '{ split($1, a, ":"); if (a[1] == f && a[2] == n + 1 && $2 + l >= 16) { print prev; print $3; exit } f = a[1]; n = a[2]; l = $2; prev = $3 }' "$tmp/lines.txt")
+p2=$tmp/planted-doc; copy_handout "$p2"
+guide=$(cd "$p2/docs" && ls *.md | head -n1)
+{ echo; echo '```'; printf '%s\n' "$pair"; echo '```'; } >>"$p2/docs/$guide"
+make --no-print-directory handout-check OUT="$p2" >"$tmp/leak2.log" 2>&1; rc=$?
+check "the leak check fails on two solution lines pasted into docs/$guide (exit $rc)" [ "$rc" != 0 -a -n "$(grep -l "LEAK docs/$guide" "$tmp/leak2.log")" ]
+p3=$tmp/planted-file; copy_handout "$p3"
+cp "solutions/$first"/*.cu "$p3/$first/"
+make --no-print-directory handout-check OUT="$p3" >"$tmp/leak3.log" 2>&1; rc=$?
+check "the leak check fails on a solution file copied into an exercise (exit $rc)" [ "$rc" != 0 -a -n "$(grep -l 'exercise marker' "$tmp/leak3.log")" ]
+
+# ---- make grade, no GPU ----------------------------------------------------------------------------
+stu=$tmp/student; copy_handout "$stu"
+for s in "${grade_steps[@]}"; do cp solutions/"$s"/*.c* solutions/"$s"/*.h "$stu/$s/" 2>/dev/null; done
+validate() { # OUTDIR: results.json with Gradescope's fields, JUnit XML, TAP
+    python3 - "$1" <<'PY'
+import json, sys, xml.etree.ElementTree as ET
+d = sys.argv[1]
+r = json.load(open(d + "/results.json"))
+assert isinstance(r.get("score"), (int, float)), "score"
+assert isinstance(r.get("execution_time"), (int, float)), "execution_time"
+assert isinstance(r.get("output"), str), "output"
+assert isinstance(r.get("tests"), list) and r["tests"], "tests[]"
+for t in r["tests"]:
+    for k, ty in (("name", str), ("score", (int, float)), ("max_score", (int, float)), ("output", str), ("status", str)):
+        assert isinstance(t.get(k), ty), "tests[].%s in %r" % (k, t.get("name"))
+    assert t["status"] in ("passed", "failed"), t["status"]
+    assert 0 <= t["score"] <= t["max_score"], t["name"]
+assert abs(sum(t["score"] for t in r["tests"]) - r["score"]) < 1e-9, "score is the sum"
+x = ET.parse(d + "/junit.xml").getroot()
+assert x.tag == "testsuites" and int(x.get("tests")) == len(r["tests"]), "junit testsuites"
+assert len(x.findall(".//testcase")) == len(r["tests"]), "junit testcases"
+tap = open(d + "/results.tap").read().splitlines()
+assert tap[0] == "TAP version 13" and tap[1] == "1..%d" % len(r["tests"]), "tap plan"
+PY
+}
+g1=$tmp/grade1
+make --no-print-directory grade STUDENT="$stu" STEP="${grade_steps[*]}" GRADE_OUT="$g1" >"$tmp/grade1.log" 2>&1; rc=$?
+check "make grade STUDENT=dir without a GPU runs (exit $rc)" [ "$rc" = 0 ]
+cat "$g1/table.txt" 2>/dev/null | sed 's/^/      /'
+check "  ... writes results.json (Gradescope's fields), junit.xml and results.tap that parse" validate "$g1"
+for s in "${grade_steps[@]}"; do
+    line=$(grep "^$s " "$g1/table.txt")
+    if [ -z "$gpu" ]; then
+        check "  ... $s, filled with the solution: 0 points, not run: no GPU" \
+            eval '[[ $line == *" 0/"*"not run: no GPU"* ]]'
+    else
+        check "  ... $s, filled with the solution: full points on the GPU" eval '[[ $line != *" 0/"* ]]'
+    fi
+done
+stu2=$tmp/student-broken; cp -r "$stu" "$stu2"
+s=${grade_steps[0]}; k=$(cd "$stu2/$s" && ls *.cu | head -n1)
+echo 'this is not C;' >>"$stu2/$s/$k"
+echo '#error a student edit of common/ must not reach the grade' >>"$stu2/common/lab.h"
+for f in "$stu2"/tests/*/*.c; do echo '#error a student edit of tests/ must not reach the grade' >>"$f"; done
+s2=${grade_steps[${#grade_steps[@]} - 1]}
+g2=$tmp/grade2
+make --no-print-directory grade STUDENT="$stu2" STEP="${grade_steps[*]}" GRADE_OUT="$g2" >"$tmp/grade2.log" 2>&1; rc=$?
+check "make grade of a tree whose step does not compile runs (exit $rc)" [ "$rc" = 0 ]
+line=$(grep "^$s " "$g2/table.txt")
+check "  ... that step: 0 points, the compiler's first error ($s/$k)" eval '[[ $line == *" 0/"*"does not compile: "*"$s/$k"*"error"* ]]'
+echo "      $line" | cut -c1-180
+if [ "$s2" != "$s" ]; then
+    line2=$(grep "^$s2 " "$g2/table.txt"); line1=$(grep "^$s2 " "$g1/table.txt")
+    check "  ... the student's broken common/ and tests/ change nothing: $s2 grades as before" [ -n "$line2" -a "$line2" = "$line1" ]
+fi
+check "  ... still writes reports that parse" validate "$g2"
+stu3=$tmp/student-exit; cp -r "$stu" "$stu3"
+echo 'static void leave_early(void) { exit(0); }' >>"$stu3/$s/$k"
+g3=$tmp/grade3
+make --no-print-directory grade STUDENT="$stu3" STEP="$s" GRADE_OUT="$g3" GRADE_STRICT=1 >"$tmp/grade3.log" 2>&1; rc=$?
+line=$(grep "^$s " "$g3/table.txt")
+check "a step that calls exit() is not accepted: 0 points, the call named" eval '[[ $line == *" 0/"*"not accepted"*": exit"* ]]'
+check "GRADE_STRICT=1: make grade fails when a step scored less than its points (exit $rc)" [ "$rc" != 0 ]
+make --no-print-directory grade STEP=nosuch/step1 GRADE_OUT="$tmp/g4" >"$tmp/grade4.log" 2>&1; rc=$?
+check "make grade STEP=a name that is no step: refused with the reason (exit $rc)" [ "$rc" != 0 -a -n "$(grep -l 'names no exercise step' "$tmp/grade4.log")" ]
+make --no-print-directory -C "$h" grade STEP="$first" >"$tmp/grade5.log" 2>&1; rc=$?
+check "make grade in a handout grades the student's own steps in place (exit $rc)" [ "$rc" = 0 -a -f "$h/grade/results.json" ]
+
+echo
+echo "classroom tests: $npass passed, $nfail failed ($(($(date +%s) - t0)) s)"
+for f in "${failed[@]}"; do echo "  FAILED: $f"; done
+[ "$nfail" = 0 ]
