@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # fetch-gnuplot.sh [DIR] - prints the command that runs gnuplot for `make plots`: the system's,
-# else one fetched into DIR (default .deps/gnuplot) without root, as tests/fetch-criterion.sh
+# else one fetched into DIR (default .deps/gnuplot) without root, as tests/tools/fetch-criterion.sh
 # fetches Criterion: `apt-get download` of gnuplot-nox and of the packages it needs that this
 # machine lacks (apt's own answer: apt-get install -s), `dpkg -x` into DIR/root, and a wrapper
 # DIR/gnuplot that sets LD_LIBRARY_PATH and the fonts. Where that cannot work it says what to
 # install. Messages go to stderr. GNUPLOT_FETCH_ALL=1 fetches as for a bare machine (testing).
+# Debian's gnuplot-nox has the cairo terminals (pngcairo, and pdfcairo for the PDFs); a gnuplot
+# without pdfcairo still plots: plots.sh then converts the SVGs (rsvg-convert) or skips the PDFs.
 set -euo pipefail
 dir=${1:-.deps/gnuplot}
 
@@ -97,6 +99,9 @@ if ! "$dir/gnuplot" -e "set terminal svg; set output '/dev/null'; plot x" 2>>"$l
     rm -f "$dir/gnuplot"
     echo "fetch-gnuplot: the fetched gnuplot does not run here" >&2
     install_it
+fi
+if ! "$dir/gnuplot" -e 'set print "-"; print GPVAL_TERMINALS' 2>/dev/null | grep -qw pdfcairo; then
+    echo "fetch-gnuplot: the fetched gnuplot has no pdfcairo terminal: no PDFs from it" >&2
 fi
 echo "gnuplot ready in $dir" >&2
 echo "$dir/gnuplot"

@@ -1,14 +1,24 @@
 #!/usr/bin/env bash
-# plots.sh - `make plots`: the benchmark CSVs -> PNG and SVG under docs/plots/<gpu>/.
+# plots.sh - `make plots`: the benchmark CSVs -> PNG, SVG and PDF charts under docs/plots/<gpu>/.
 # First results/<gpu>/*.csv (a fresh `make bench`) are copied to docs/plots/<gpu>/ when newer:
-# the CSVs are committed next to the plots made from them, so anyone can re-plot without a
-# GPU. Then, for every docs/plots/<gpu>/<chapter>.csv:
-#   <chapter>-throughput  effective GB/s against n: a line per step, CUB dashed, the copy ceiling
-#   <chapter>-ladder      every step and CUB at the largest n: % of the copy ceiling, ratio to CUB
-#   <chapter>-params      the parameter sweeps, a panel per swept option
+# the CSVs are committed next to the charts made from them, so anyone can re-plot without a
+# GPU. Then, for every docs/plots/<gpu>/<chapter>.csv, the charts its rows allow:
+#   <chapter>-throughput   the chapter's metric against n (log-log): a line per step, CUB, the copy
+#   <chapter>-ladder       every step and CUB at the largest n, with the ratio to CUB on each bar
+#   <chapter>-ladder-nK    the same at n = 2^K, for steps that stop at 2^K (every bar at 2^K)
+#   <chapter>-params       the parameter sweeps, a panel per swept option
+#   <chapter>-phases       a multi-GPU step's time by phase, a bar per GPU count (rows with phases)
+#   <chapter>-gpus         its throughput against the GPU count (rows on two or more GPU counts)
 # and from ch10-analysis.csv (./run --analyze: step,n,metric,measured,book,printed):
-#   ch10-reduction-counts the measured counts beside the book's
-# gnuplot: the system's, or fetched into .deps/gnuplot (tests/bench/fetch-gnuplot.sh).
+#   ch10-reduction-counts  the book's printed counts against its formula and the measurement
+# The metric fits the chapter: reduction GB/s (against the copy, the bandwidth ceiling), merge
+# Gelem/s, sort Gkeys/s (a `# metric: COLUMN UNIT|YLABEL|XLABEL` line of the CSV overrides it). Labels
+# and colours come from docs/catalogue.txt (a step has one colour in every chart of its
+# chapter); what a --variant means from `# variant:` lines of the CSV, else the table below.
+# Old charts of a chapter are removed first, so a chart no longer backed by rows disappears.
+# gnuplot: the system's, or fetched into .deps/gnuplot (tests/bench/fetch-gnuplot.sh). The PDF
+# comes from gnuplot's pdfcairo terminal; a gnuplot without it gets the PDF converted from the
+# SVG by rsvg-convert when that is installed, else no PDF (said so).
 # Environment: BENCH_RESULTS (default results), PLOTS_DIR (default docs/plots).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -36,27 +46,73 @@ gnuplot=$(bash tests/bench/fetch-gnuplot.sh)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# plot WHAT CSV OUT [gnuplot assignments]: the data of one plot (plotdata.awk), then
-# tests/bench/WHAT.gp once for the PNG and once for the SVG.
+formats="png svg pdf"
+pdf_from_svg=""
+if ! "$gnuplot" -e 'set print "-"; print GPVAL_TERMINALS' 2>/dev/null | grep -qw pdfcairo; then
+    if command -v rsvg-convert >/dev/null 2>&1; then
+        formats="png svg" pdf_from_svg=1
+        echo "plots: this gnuplot has no pdfcairo terminal: the PDFs are converted from the SVGs (rsvg-convert)"
+    else
+        formats="png svg"
+        echo "plots: this gnuplot has no pdfcairo terminal and rsvg-convert is missing: no PDFs" >&2
+    fi
+fi
+
+# The facts the legends need that the CSV may not carry: what each --variant means (a CSV's
+# `# variant: FOLDER NAME meaning` lines win), and what each option means (common/options.h).
+{
+    printf 'variant\t%s\t%s\t%s\n' \
+        step6-warp-volatile v1 "steps guarded: idx < 16, < 8, ..." \
+        step6-warp-volatile v2 "lanes 0-15 run all five steps" \
+        step7-warp-sync syncwarp "__syncwarp() between the steps" \
+        step7-warp-sync shfl "through registers: __shfl_down_sync" \
+        step6-sorting-networks bitonic "O(n log^2 n) work" \
+        step6-sorting-networks odd-even "O(n^2) work, one block"
+    sed -n 's|.*/\* *--\([a-z-]*\)[^:]*: *\(.*[^ ]\) *\*/.*|option\t\1\t\2|p' common/options.h 2>/dev/null || true
+} >"$tmp/facts"
+
+# metric_of CHAPTER CSV: "COLUMN UNIT|YLABEL|XLABEL", the chapter's metric and what its n counts
+metric_of() {
+    local m
+    m=$(sed -n 's/^# metric: //p' "$2" | head -n1)
+    if [ -n "$m" ]; then echo "$m"; return; fi
+    case $1 in
+    *-reduction*) echo "gbs GB/s|effective GB/s (bytes that must move / median time)|n (elements)" ;;
+    *-merge*) echo "gelems Gelem/s|Gelem/s (10^9 output elements per second)|n = m + n (output elements)" ;;
+    *-sort*) echo "gelems Gkeys/s|Gkeys/s (10^9 keys sorted per second)|n (keys)" ;;
+    *) echo "gbs GB/s|effective GB/s (bytes that must move / median time)|n (elements)" ;;
+    esac
+}
+
+# plot WHAT CSV OUT [AWK-ASSIGNMENTS...]: the data of one chart (plotdata.awk), then
+# tests/bench/WHAT.gp once per format.
 plot() {
-    local what=$1 csv=$2 out=$3 fmt
+    local what=$1 csv=$2 out=$3 fmt stamp
     shift 3
     rm -rf "$tmp/data"
     mkdir -p "$tmp/data"
-    awk -v what="$what" -v dir="$tmp/data" -f tests/bench/plotdata.awk "$csv" >"$tmp/vars.gp"
-    for fmt in png svg; do
-        if ! "$gnuplot" -e "fmt = '$fmt'; out = '$out'; here = '$here/'; $*" "$tmp/vars.gp" "tests/bench/$what.gp" \
+    awk -v what="$what" -v dir="$tmp/data" -v catalogue=docs/catalogue.txt -v facts="$tmp/facts" \
+        -v metric="$metric" -v unit="$unit" "$@" -f tests/bench/plotdata.awk "$csv" >"$tmp/vars.gp"
+    printf 'unit = %s\nylabel = %s\nxlabel = %s\n' "'$unit'" "'${ylabel//\'/\'\'}'" "'${xlabel//\'/\'\'}'" >>"$tmp/vars.gp"
+    for fmt in $formats; do
+        if ! "$gnuplot" -e "fmt = '$fmt'; out = '$out'; here = '$here/'" "$tmp/vars.gp" "tests/bench/$what.gp" \
             2>"$tmp/gnuplot.log"; then
             cat "$tmp/gnuplot.log" >&2
-            echo "plots: gnuplot failed on $out.$fmt (data: $csv)" >&2
+            echo "plots: gnuplot failed on $out.$fmt (data: $csv; its variables: $tmp/vars.gp)" >&2
+            trap - EXIT
             exit 1
         fi
     done
-    echo "  $out.png, .svg"
+    if [ -n "$pdf_from_svg" ]; then rsvg-convert -f pdf -o "$out.pdf" "$out.svg"; fi
+    # the PDF's creation date: the measurement's (the CSV's # date:), so that plotting the same
+    # CSV again gives the same file (a date of the same length keeps the PDF's offsets right)
+    stamp=$(sed -n 's/^# date: //p' "$csv" | head -n1 | tr -dc 0-9 | cut -c1-14)
+    if [ -e "$out.pdf" ] && [ ${#stamp} = 14 ]; then
+        LC_ALL=C sed "s|/CreationDate (D:[0-9]\{14\}Z)|/CreationDate (D:${stamp}Z)|" "$out.pdf" >"$tmp/stamped.pdf"
+        mv "$tmp/stamped.pdf" "$out.pdf"
+    fi
+    echo "  $out.png .svg$([ -e "$out.pdf" ] && echo ' .pdf')"
 }
-
-# has_sweep SWEEP CSV: whether CSV has rows whose sweep column starts with SWEEP
-has_sweep() { awk -F, -v s="$1" '!/^#/ && index($11, s) == 1 { found = 1; exit } END { exit !found }' "$2"; }
 
 for dir in "$plots"/*/; do
     dir=${dir%/}
@@ -67,17 +123,26 @@ for dir in "$plots"/*/; do
         *-analysis) continue ;;
         esac
         echo "plots: $csv"
-        if has_sweep size "$csv"; then
-            plot throughput "$csv" "$dir/$name-throughput"
-            plot ladder "$csv" "$dir/$name-ladder"
-        else
-            echo "  no size sweep in it: no throughput or ladder plot"
-        fi
-        if has_sweep param: "$csv"; then
-            plot params "$csv" "$dir/$name-params"
-        else
-            echo "  no parameter sweep in it: no params plot"
-        fi
+        for f in "$dir/$name"-*.png "$dir/$name"-*.svg "$dir/$name"-*.pdf; do
+            case ${f##*/} in
+            "$name"-counts.*) ;; # the counts chart comes from the analysis CSV, below
+            *) rm -f "$f" ;;
+            esac
+        done
+        m=$(metric_of "$name" "$csv")
+        IFS='|' read -r metric ylabel xlabel <<<"$m"
+        unit=${metric#* } metric=${metric%% *}
+        xlabel=${xlabel:-n}
+        plan=$(awk -v what=plan -v stem="$name-ladder" -v metric="$metric" -v catalogue=docs/catalogue.txt \
+               -f tests/bench/plotdata.awk "$csv")
+        [ -n "$plan" ] || echo "  no size or parameter sweep in it: no chart"
+        while read -r chart n suffix; do
+            case $chart in
+            "") ;;
+            ladder) plot ladder "$csv" "$dir/$name-ladder$suffix" -v at="$n" -v stem="$name-ladder" ;;
+            *) plot "$chart" "$csv" "$dir/$name-$chart" ;;
+            esac
+        done <<<"$plan"
     done
     # chapter 10's counts: <prefix>-analysis.csv beside <prefix>-<name>.csv
     for analysis in "$dir"/*-analysis.csv; do
@@ -86,9 +151,14 @@ for dir in "$plots"/*/; do
         for c in "$dir/$prefix"-*.csv; do
             [ "$c" = "$analysis" ] || chapter=$(basename "$c" .csv)
         done
-        name=$(sed -n "s/^# gpu: //p" "$dir/$chapter.csv" 2>/dev/null | head -n1 | tr -d "'") || true
         echo "plots: $analysis"
-        plot counts "$analysis" "$dir/$chapter-counts" "gpu = '${name:-$gpu}'; chapter = '$chapter'"
+        rm -f "$dir/$chapter"-counts.{png,svg,pdf}
+        metric=count unit=count ylabel=count xlabel=N
+        # the GPU's name: the chapter CSV's (else the folder's), as the analysis rows' # gpu: line
+        name=$(sed -n 's/^# gpu: //p' "$dir/$chapter.csv" 2>/dev/null | head -n1) || true
+        { echo "# gpu: ${name:-$gpu}"; sed -n '/^# date: /p' "$dir/$chapter.csv" 2>/dev/null | head -n1
+          cat "$analysis"; } >"$tmp/analysis.csv"
+        plot counts "$tmp/analysis.csv" "$dir/$chapter-counts" -v chapter="$chapter"
     done
     if [ -n "$(find "$dir" -maxdepth 1 -name 'ch10-*.csv' ! -name '*-analysis.csv')" ] && [ ! -e "$dir/ch10-analysis.csv" ]; then
         echo "plots: no $dir/ch10-analysis.csv (./run --analyze gave no counts): no counts plot"
