@@ -314,7 +314,7 @@ sanitize: $(SOL_RUNS)
 	@bash tests/tools/sanitize.sh $(SOL_STEPS)
 
 docs-check:
-	@bash tests/tools/catalogue.sh check
+	@bash tests/tools/docs-check.sh
 
 catalogue-readmes:
 	@bash tests/tools/catalogue.sh readmes

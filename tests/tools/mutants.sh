@@ -24,11 +24,18 @@ for sed_file in "$@"; do
 done
 # build every wrong variant in one parallel make
 make --no-print-directory -s -k -j"$(nproc)" MUTANT_STEPS="${mdirs[*]}" $(printf "build/%s/test " "${mdirs[@]}") >build/mutsrc/build.log 2>&1
+# run them, LAB_SUITES_AT_ONCE at a time; one failure is enough: each stops at its first
+for k in "${!mdirs[@]}"; do
+    bin=build/${mdirs[$k]}/test name=${names[$k]}
+    [ -x "$bin" ] || continue
+    ( "$bin" --fail-fast --jobs "${LAB_TEST_JOBS:-4}" --tap="build/mutsrc/$name.tap" >"build/mutsrc/$name.out" 2>&1 ) &
+    while [ "$(jobs -rp | wc -l)" -ge "${LAB_SUITES_AT_ONCE:-1}" ]; do wait -n; done
+done
+wait
 for k in "${!mdirs[@]}"; do
     name=${names[$k]} why=${whys[$k]} bin=build/${mdirs[$k]}/test
     if [ ! -x "$bin" ]; then echo "!! $name: the wrong variant does not build (build/mutsrc/build.log)"; bad=1; continue; fi
-    # one failure is enough: stop at the first
-    out=$("$bin" --fail-fast --jobs "${LAB_TEST_JOBS:-4}" --tap="build/mutsrc/$name.tap" 2>&1)
+    out=$(cat "build/mutsrc/$name.out")
     failing=$(sed -n 's/.*Synthesis:.*Failing: \([0-9]*\).*Crashing: \([0-9]*\).*/\1 \2/p' <<<"$out" | awk '{print $1 + $2}')
     skipped=$(grep -c '# SKIP' "build/mutsrc/$name.tap" 2>/dev/null)
     if [ "${failing:-0}" -gt 0 ] || grep -q '^not ok' "build/mutsrc/$name.tap" 2>/dev/null; then
