@@ -94,13 +94,15 @@ shared_step = $(if $(wildcard solutions/$(1)),solutions/$(1),$(1))
 # Chapter 10: step 4's block_tree.cuh serves step 5; step 6's listing.cuh (the listing's kernel)
 # steps 7-8; step 7's warp_sync.cuh step 8.
 INC_ch10-reduction := $(foreach s,step4-segmented step6-warp-volatile step7-warp-sync,-I$(call shared_step,ch10-reduction/$(s)))
-# Chapter 12: Fig 12.5's co_rank is written in step 1 and used by steps 2-6; the tiled kernel's
+# Chapter 12: Fig 12.5's co_rank is written in step 1 and used by steps 2-5; the tiled kernel's
 # block span and tile share (Figs 12.11-12.13) are written in step 3 and used by steps 4 and 5.
 INC_ch12-merge := -I$(call shared_step,ch12-merge/step1-co-rank) -I$(call shared_step,ch12-merge/step3-tiled)
 TESTDEFS_ch12-merge := -DLAB_TAGGED_KEYS
-# Chapter 13: step 5's merge passes include chapter 12's co_rank.h, step 3 includes step 2's local
-# split (radix_split.cuh); every step links the device scan.
-INC_ch13-sort := -I$(call shared_step,ch12-merge/step1-co-rank) -I$(call shared_step,ch13-sort/step2-radix-local)
+# Chapter 13: step 5's merge passes include chapter 12's co_rank.h, step 8's chapter 12 step 6's
+# merge_path.cuh; step 3 includes step 2's local split (radix_split.cuh); step 9 sorts locally with
+# step 7 (onesweep.cuh); every step links the device scan.
+INC_ch13-sort := -I$(call shared_step,ch12-merge/step1-co-rank) -I$(call shared_step,ch13-sort/step2-radix-local) \
+	-I$(call shared_step,ch13-sort/step7-onesweep) -I$(call shared_step,ch12-merge/step6-merge-path)
 OBJ_ch13-sort := build/common/scan.o
 # Per kernel file name: LIBS_<kernel> (libraries its ./run and tests link) and DRIVER_FLAGS_<kernel>
 # (how its driver is compiled).

@@ -1,0 +1,71 @@
+/* sort.cu - ch13 step 7 (beyond the book): step 4's three launches per digit
+ * become one per digit, each block finding its places by decoupled look-back
+ * (Adinets and Merrill, "Onesweep", 2022). The kernels, their phases and the
+ * entry points are in onesweep.cuh (read it first); this file is the step's
+ * launcher and the facts ./run and the tests ask of it. */
+#include "onesweep.cuh"
+#include "sort_host.h"
+
+#define TEXT_(x) #x
+#define TEXT(x) TEXT_(x) /* a compile-time parameter's value, as text */
+
+/* keys_in (kept) to keys_out through the workspace's second buffer; the look-back's tables in its words. */
+const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
+                        unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)
+{
+    sort_ws ws;
+    const char *why = sort_prepare(&sort_step_info, n, values_in != NULL, temp_d, p, &ws);
+    return why != NULL || n == 0 ? why
+                                 : onesweep_sort(keys_in, values_in, keys_out, values_out, ws.keys_alt, ws.values_alt,
+                                                 n, ws.words, 0);
+}
+
+/* ---- what ./run and the tests ask of this step ---------------------------- */
+
+/* The tile lives in registers (ONESWEEP_KEYS_PER_THREAD keys per thread): its shape is compile-time. */
+static const char *check(int64_t n, const sort_params *p)
+{
+    (void)n;
+    if (p->block != ONESWEEP_THREADS)
+        return "--block is fixed at " TEXT(ONESWEEP_THREADS) " in this step (ONESWEEP_THREADS in onesweep.cuh: the "
+               "tile's shape is compile-time)";
+    return NULL;
+}
+
+/* The pass kernel's shared memory (30 KiB of keys, 60 KiB with values) opted in. */
+static const char *fit(int64_t n, const sort_params *p, int with_values)
+{
+    (void)n;
+    (void)p;
+    return onesweep_fit(with_values);
+}
+
+/* the other key (value) buffer, and the tables: histograms, plan, tile counters, status words */
+static void workspace(int64_t n, const sort_params *p, sort_ws_need *need)
+{
+    (void)p;
+    need->ping_pong = 1;
+    need->words = (int64_t)((onesweep_tables_bytes(n) + sizeof(unsigned int) - 1) / sizeof(unsigned int));
+}
+
+static void describe(const sort_params *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "block=%d coarsen=%d tile=%d window=%d", p->block, ONESWEEP_KEYS_PER_THREAD, TILE,
+             LOOKBACK_WINDOW);
+}
+
+const sort_step sort_step_info = {
+    .defaults = {.block = ONESWEEP_THREADS},
+    .default_n = 1 << 24,
+    .spec = {.options = 0,
+             .about = "Step 7 sorts in four passes of an 8-bit digit, one launch each, after one histogram\n"
+                      "pass; a pass whose digit is the same for every key is skipped. Its tiles of "
+                      TEXT(ONESWEEP_THREADS) "\nthreads x " TEXT(ONESWEEP_KEYS_PER_THREAD) " keys are compile-time "
+                      "(ONESWEEP_THREADS, ONESWEEP_KEYS_PER_THREAD): --block\nmust be " TEXT(ONESWEEP_THREADS)
+                      ". --example sorts Fig 13.1's keys.\n"},
+    .block_need = LAB_BLOCK_WARPS,
+    .workspace = workspace,
+    .describe = describe,
+    .check = check,
+    .fit = fit,
+};
