@@ -1,0 +1,264 @@
+/* Exercise made from solutions/ch13-sort/step8-merge-sort-path/sort.cu by `make exercises` (sum 933979279): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step8-merge-sort-path` help. */
+/* sort.cu - ch13 step 8 (beyond the book): step 5's merge sort, with each
+ * block sorting its tile in registers and every merge done by chapter 12
+ * step 6's merge path: the merge sort at CUB's speed.
+ * Beyond the book: the shape of N. Satish, M. Harris, M. Garland, "Designing
+ * Efficient Sorting Algorithms for Manycore GPUs" (IPDPS 2009) (a block sort
+ * of tiles, then merge passes that double the sorted runs), with the merges
+ * of Green et al. and Odeh et al. (2012), as CUB's DeviceMergeSort does it:
+ *   block_sort_*   a block sorts one tile of MP_TILE keys: each thread sorts
+ *                  its MP_ITEMS keys in registers (sort_thread_items), then
+ *                  log2(MP_THREADS) rounds (merge_round) merge runs of 1, 2,
+ *                  4, ... threads' keys by the merge path in shared memory;
+ *   each pass      partition_pass co-ranks the start of every output tile in
+ *                  its pair of runs (merge_path_search), then merge_pass_*
+ *                  merge each tile with merge_tile: all four helpers come from
+ *                  solutions/ch12-merge/step6-merge-path/merge_path.cuh,
+ *                  included, not copied.
+ * Keys arrive as unsigned ints in the transform's order (sort_ref.h) and
+ * compare as such (MP_UINT): no conversion pass. Stable; values move with
+ * their keys. The tile, MP_THREADS x MP_ITEMS keys, is compile-time. */
+#include "merge_path.cuh"
+#include "sort_host.h"
+
+/* ---- the block sort ------------------------------------------------------------ */
+
+/* The thread's MP_ITEMS consecutive keys of the staged tile (conflict-free:
+ * MP_ITEMS is odd). Past the tile's `valid` keys a thread repeats its largest
+ * key, which the stable sort keeps after its real ones; no merge reads them. */
+static __device__ __forceinline__ void load_thread_items(const int *S, const int *S_v, int valid, int keys[MP_ITEMS],
+                                                         int values[MP_ITEMS], const int has_values)
+{
+    int top = 0;
+#pragma unroll
+    for (int i = 0; i < MP_ITEMS; i++) {
+        const int at = threadIdx.x * MP_ITEMS + i;
+        keys[i] = at < valid || i == 0 ? S[at] : top;
+        if (has_values)
+            values[i] = S_v[at];
+        top = i == 0 || key_less(top, keys[i], MP_UINT) ? keys[i] : top;
+    }
+}
+
+/* A thread's MP_ITEMS keys (and values) sorted in registers, stably. */
+static __device__ __forceinline__ void sort_thread_items(int keys[MP_ITEMS], int values[MP_ITEMS], const int has_values)
+{
+    /* TODO(1): a stable sort of the thread's MP_ITEMS keys in registers: odd-even transposition (section 13.8, this chapter's step 6): MP_ITEMS rounds; round r compare-exchanges the neighbours (j, j + 1) for j = r % 2, r % 2 + 2, ... < MP_ITEMS - 1, moving each value with its key */
+    (void)keys, (void)values, (void)has_values;
+}
+
+/* One round of the block sort: the sorted runs of `run` threads' keys merge
+ * in pairs, each thread making MP_ITEMS outputs of its pair's merge. */
+static __device__ __forceinline__ void merge_round(int keys[MP_ITEMS], int values[MP_ITEMS], int *S, int *S_v, int run,
+                                                   int valid, const int has_values)
+{
+    stage_thread_items(keys, values, S, S_v, has_values); /* the runs, in S, in order */
+    /* TODO(2): the round's merge: this thread's pair of runs starts at thread first = threadIdx.x & ~(2 * run - 1); A = S[a_begin, a_end) its first run (run * MP_ITEMS keys), B = S[a_end, b_end) the next, each clamped to valid; the thread's outputs start diag = (threadIdx.x - first) * MP_ITEMS into the pair's merge: find them with merge_path_search, make them with merge_thread_items (MP_UINT keys), then gather the values through from[] */
+    (void)run, (void)valid;
+}
+
+/* One block per tile: keys_out[t * MP_TILE, + valid) = that tile of keys_in,
+ * sorted stably, values with them. */
+static __device__ __forceinline__ void block_sort_tile(const int *keys_in, const int *values_in, int *keys_out,
+                                                       int *values_out, int n, const int has_values,
+                                                       const int vector_ok)
+{
+    extern __shared__ int4 mp_shared[];
+    int *S = (int *)mp_shared, *S_v = S + MP_SLOTS;
+    const int64_t begin = (int64_t)blockIdx.x * MP_TILE;
+    const int valid = (int)min((int64_t)MP_TILE, (int64_t)n - begin);
+    load_tile(keys_in + begin, values_in + begin, keys_in + begin, values_in + begin, valid, valid, S, S_v, has_values);
+    __syncthreads(); /* the tile is staged before the threads pick their keys */
+    int keys[MP_ITEMS], values[MP_ITEMS];
+    load_thread_items(S, S_v, valid, keys, values, has_values);
+    sort_thread_items(keys, values, has_values);
+    for (int run = 1; run < MP_THREADS; run *= 2) /* runs of 1, 2, 4, ... threads' keys */
+        merge_round(keys, values, S, S_v, run, valid, has_values);
+    store_tile(keys, values, S, S_v, keys_out + begin, values_out + begin, valid, has_values, vector_ok);
+}
+
+__global__ void __launch_bounds__(MP_THREADS, MP_KEYS_BLOCKS)
+    block_sort_keys(const unsigned int *keys_in, unsigned int *keys_out, int n, int vector_ok)
+{
+    block_sort_tile((const int *)keys_in, NULL, (int *)keys_out, NULL, n, 0, vector_ok);
+}
+
+__global__ void __launch_bounds__(MP_THREADS)
+    block_sort_pairs(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
+                     unsigned int *values_out, int n, int vector_ok)
+{
+    block_sort_tile((const int *)keys_in, (const int *)values_in, (int *)keys_out, (int *)values_out, n, 1, vector_ok);
+}
+
+/* ---- the merge passes -------------------------------------------------------------- */
+
+/* Output tile t of a pass over runs of `width` keys lies in the pair of runs
+ * that starts at `pair` (A = its first m keys, B the next nb), `local` outputs
+ * into that pair's merge. width is a multiple of MP_TILE, so no tile straddles
+ * two pairs. */
+typedef struct {
+    int64_t pair;
+    int m, nb, local, c_len;
+} pass_tile;
+
+static __device__ __forceinline__ pass_tile pass_tile_of(int64_t t, int n, int width)
+{
+    pass_tile g;
+    const int64_t begin = t * MP_TILE, span = 2 * (int64_t)width;
+    g.pair = begin / span * span;
+    g.m = (int)min((int64_t)width, n - g.pair);
+    g.nb = (int)min((int64_t)width, n - g.pair - g.m);
+    g.local = (int)(begin - g.pair);
+    g.c_len = (int)min((int64_t)MP_TILE, (int64_t)g.m + g.nb - g.local);
+    return g;
+}
+
+/* One thread per output tile: part[t] = how many of its pair's A the pair's
+ * first `local` outputs hold (a pair's last tile ends at the end of A). */
+__global__ void partition_pass(const unsigned int *keys, int n, int width, int ntiles, int *part)
+{
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < ntiles) {
+        const pass_tile g = pass_tile_of(t, n, width);
+        const int *A = (const int *)keys + g.pair;
+        part[t] = merge_path_search(g.local, A, g.m, A + g.m, g.nb, MP_UINT);
+    }
+}
+
+/* Block t merges output tile t of its pair of runs (merge_path.cuh's merge_tile). */
+static __device__ __forceinline__ void merge_pass_body(const int *keys, const int *values, int *keys_out,
+                                                       int *values_out, int n, int width, const int *part,
+                                                       const int has_values, const int vector_ok)
+{
+    const pass_tile g = pass_tile_of(blockIdx.x, n, width);
+    const int *A = keys + g.pair, *A_values = values + g.pair;
+    merge_tile(A, A_values, g.m, A + g.m, A_values + g.m, g.nb, keys_out + g.pair, values_out + g.pair, g.local,
+               g.c_len, part + blockIdx.x, has_values, MP_UINT, vector_ok);
+}
+
+__global__ void __launch_bounds__(MP_THREADS, MP_KEYS_BLOCKS)
+    merge_pass_keys(const unsigned int *keys, unsigned int *keys_out, int n, int width, const int *part, int vector_ok)
+{
+    merge_pass_body((const int *)keys, NULL, (int *)keys_out, NULL, n, width, part, 0, vector_ok);
+}
+
+__global__ void __launch_bounds__(MP_THREADS)
+    merge_pass_pairs(const unsigned int *keys, const unsigned int *values, unsigned int *keys_out,
+                     unsigned int *values_out, int n, int width, const int *part, int vector_ok)
+{
+    merge_pass_body((const int *)keys, (const int *)values, (int *)keys_out, (int *)values_out, n, width, part, 1,
+                    vector_ok);
+}
+
+/* ---- the launcher: the block sort, then the passes (sort_run_passes) ------------------ */
+
+/* The block sort holds one shared tile of keys (and one of values). */
+static inline size_t block_sort_shared_bytes(int has_values)
+{
+    return sizeof(int) * (size_t)MP_SLOTS * (has_values ? 2 : 1);
+}
+
+static inline int aligned16(const void *p)
+{
+    return ((uintptr_t)p & 15) == 0;
+}
+
+/* Pass 0 sorts the tiles; pass w > 0 merges runs of MP_TILE * 2^(w-1) keys in pairs. */
+static const char *merge_sort_path_pass(const sort_pass *pass, const sort_ws *ws, const sort_params *p)
+{
+    (void)p;
+    const int n = (int)pass->n, ntiles = (int)((pass->n + MP_TILE - 1) / MP_TILE);
+    const int has_values = pass->values_in != NULL;
+    const int vector_ok = aligned16(pass->keys_out) && aligned16(pass->values_out);
+    if (pass->index == 0) {
+        if (has_values)
+            block_sort_pairs<<<ntiles, MP_THREADS, block_sort_shared_bytes(1)>>>(
+                pass->keys_in, pass->values_in, pass->keys_out, pass->values_out, n, vector_ok);
+        else
+            block_sort_keys<<<ntiles, MP_THREADS, block_sort_shared_bytes(0)>>>(pass->keys_in, pass->keys_out, n,
+                                                                                vector_ok);
+        CUDA_CHECK_LAUNCH();
+        return NULL;
+    }
+    const int width = MP_TILE << (pass->index - 1);
+    int *part = (int *)ws->words;
+#ifndef MP_NO_PARTITION /* proto/mergepath's ladder: blocks search their own bounds (docs/ch13-sort.md) */
+    partition_pass<<<(ntiles + 255) / 256, 256>>>(pass->keys_in, n, width, ntiles, part);
+    CUDA_CHECK_LAUNCH();
+#endif
+    if (has_values)
+        merge_pass_pairs<<<ntiles, MP_THREADS, mp_shared_bytes(1)>>>(pass->keys_in, pass->values_in, pass->keys_out,
+                                                                     pass->values_out, n, width, part, vector_ok);
+    else
+        merge_pass_keys<<<ntiles, MP_THREADS, mp_shared_bytes(0)>>>(pass->keys_in, pass->keys_out, n, width, part,
+                                                                    vector_ok);
+    CUDA_CHECK_LAUNCH();
+    return NULL;
+}
+
+/* The block sort, then one merge pass per doubling of the runs until one holds all n keys. */
+static int merge_sort_path_passes(int64_t n, const sort_params *p)
+{
+    (void)p;
+    int count = 1;
+    for (int64_t width = MP_TILE; width < n; width *= 2)
+        count++;
+    return count;
+}
+
+/* ---- what ./run and the tests ask of this step ---------------------------------------- */
+
+static const char *merge_sort_path_check(int64_t n, const sort_params *p)
+{
+    (void)n;
+    return p->block != MP_THREADS ? "this step's block is MP_THREADS = 512 threads, compile-time (the tile is "
+                                    "MP_THREADS x MP_ITEMS keys in registers): --block 512 or none"
+                                  : NULL;
+}
+
+static const char *merge_sort_path_fit(int64_t n, const sort_params *p, int with_values)
+{
+    (void)n, (void)p;
+    const char *why = lab_fit_kernel(with_values ? (const void *)block_sort_pairs : (const void *)block_sort_keys,
+                                     MP_THREADS, block_sort_shared_bytes(with_values));
+    if (why == NULL)
+        why = lab_fit_kernel(with_values ? (const void *)merge_pass_pairs : (const void *)merge_pass_keys, MP_THREADS,
+                             mp_shared_bytes(with_values));
+    return why;
+}
+
+/* the other key (value) buffer of the ping-pong, and the partition: one start per tile */
+static void merge_sort_path_workspace(int64_t n, const sort_params *p, sort_ws_need *need)
+{
+    (void)p;
+    need->ping_pong = 1;
+    need->words = (n + MP_TILE - 1) / MP_TILE + 1;
+}
+
+static void merge_sort_path_describe(const sort_params *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "block=%d items=%d tile=%d", p->block, MP_ITEMS, MP_TILE);
+}
+
+const sort_step sort_step_info = {
+    .defaults = {.block = MP_THREADS},
+    .default_n = 1 << 24,
+    .spec = {.about = "Step 8 (beyond the book): tiles of 512 threads x 15 keys sorted in registers, then merge\n"
+                      "passes by chapter 12 step 6's merge path. The tile is compile-time (MP_THREADS, MP_ITEMS\n"
+                      "in merge_path.cuh): --block takes only 512. --example sorts Fig 13.1's keys.\n"},
+    .block_need = LAB_BLOCK_ANY,
+    .max_n_why = "n must be 0 to 2^31 - 1 (int sizes, as in chapter 12's merge path)",
+    .workspace = merge_sort_path_workspace,
+    .describe = merge_sort_path_describe,
+    .check = merge_sort_path_check,
+    .fit = merge_sort_path_fit,
+    .passes = merge_sort_path_passes,
+    .pass = merge_sort_path_pass,
+};
+
+/* The block sort and the merge passes, each reading the last one's output (sort_run_passes, sort_host.c). */
+const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
+                        unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)
+{
+    return sort_run_passes(&sort_step_info, keys_in, values_in, keys_out, values_out, n, temp_d, p);
+}

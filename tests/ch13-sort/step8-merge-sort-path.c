@@ -1,0 +1,101 @@
+/* step8-merge-sort-path.c - step 8's own tests, in its tiles (MP_TILE =
+ * 512 x 15 keys): sizes around one tile and around the run widths (odd and
+ * even pass counts, so the ping-pong ends in the output either way, partial
+ * last tiles and pairs with no B), the benchmark's 2^26, outputs that do not
+ * start on a 16-byte boundary (the int4 stores fall back to words), and the
+ * compile-time block refused in any other size. */
+#include <string.h>
+
+#include "sort_test.h"
+
+/* The step's tile (its result line says it: "tile=7680"). */
+static int64_t tile_of_step(void)
+{
+    char line[256];
+    const char *at;
+    STEP->describe(&STEP->defaults, line, sizeof line);
+    at = strstr(line, "tile=");
+    cr_assert_not_null(at, "the result line names the tile: '%s'", line);
+    return strtoll(at + 5, NULL, 10);
+}
+
+GPU_TEST(merge_sort_path, sizes_around_tiles_and_run_widths)
+{
+    const int64_t T = tile_of_step();
+    /* 1 tile; 2, 3, 4, 5 tiles (one or two passes, B short or empty); 37 tiles (6 passes, odd runs); 64 and 65 */
+    const int64_t sizes[] = {T - 1, T, T + 1, 2 * T, 2 * T + 1, 3 * T - 1, 4 * T + 3, 5 * T, 37 * T + 11, 64 * T,
+                             64 * T + 1, 65 * T - 7};
+    for (int z = 0; z < (int)(sizeof sizes / sizeof sizes[0]); z++)
+        for (int d = 0; sort_dists[d] != NULL; d++)
+            check_sort(sizes[z], sort_dists[d], (sort_type)((z + d) % 3), (z + d) % 2 == 0, seed_of(z + d), &STEP->defaults);
+}
+
+GPU_TEST(merge_sort_path, two_pow_26_int_keys_and_pairs)
+{
+    check_sort((int64_t)1 << 26, "uniform", SORT_INT, 0, lab_test_seeds[0], &STEP->defaults);
+    check_sort((int64_t)1 << 26, "few", SORT_INT, 1, lab_test_seeds[1], &STEP->defaults);
+}
+
+/* keys_out (values_out) `shift` words past a 16-byte boundary, with poisoned
+ * words before and after: the sorted keys and values, nothing written outside. */
+static void check_shifted_output(int64_t n, const char *dist, int shift, uint64_t seed)
+{
+    const int64_t words = shift + n + 4;
+    const size_t bytes = sizeof(unsigned int) * (size_t)n, all = sizeof(unsigned int) * (size_t)words;
+    unsigned int *keys = lab_xmalloc(bytes), *values = lab_xmalloc(bytes);
+    unsigned int *want_k = lab_xmalloc(bytes), *want_v = lab_xmalloc(bytes);
+    unsigned int *got_k = lab_xmalloc(all), *got_v = lab_xmalloc(all);
+    lab_rng rng = lab_rng_seeded(seed);
+    cr_assert_eq(sort_make_keys(dist, &rng, keys, n, SORT_UINT), 0);
+    for (int64_t i = 0; i < n; i++)
+        values[i] = (unsigned int)i;
+    memcpy(want_k, keys, bytes), memcpy(want_v, values, bytes);
+    sort_ref(want_k, want_v, n);
+    unsigned int *k_d = lab_dev_upload(keys, bytes, "keys_in"), *v_d = lab_dev_upload(values, bytes, "values_in");
+    unsigned int *ok_d = lab_dev_poisoned(all, "keys_out (shifted)"), *ov_d = lab_dev_poisoned(all, "values_out (shifted)");
+    void *temp = lab_dev_poisoned(sort_temp_bytes(STEP, n, 1, &STEP->defaults), "temp_d (the workspace)");
+    const char *why = sort_launch(k_d, v_d, ok_d + shift, ov_d + shift, n, temp, &STEP->defaults);
+    cr_assert_null(why, "sort_launch refused n=%lld: %s", (long long)n, why ? why : "");
+    lab_dev_download(got_k, ok_d, all), lab_dev_download(got_v, ov_d, all);
+    for (int64_t w = 0; w < words; w++) {
+        const int64_t i = w - shift;
+        if (i < 0 || i >= n)
+            cr_assert(got_k[w] == LAB_POISON_WORD && got_v[w] == LAB_POISON_WORD,
+                      "n=%lld dist=%s: word %lld of the output buffers was written, outside the output (which starts "
+                      "%d words past a 16-byte boundary)%s", (long long)n, dist, (long long)w, shift, lab_todo_note());
+        else if (got_k[w] != want_k[i] || got_v[w] != want_v[i])
+            cr_assert_fail("n=%lld dist=%s seed=%llu, output %d words past a 16-byte boundary: out[%lld] = %#x "
+                           "(value %#x)%s, expected %#x (value %#x)%s", (long long)n, dist, (unsigned long long)seed,
+                           shift, (long long)i, got_k[w], got_v[w], lab_marker_meaning(got_k[w]), want_k[i], want_v[i],
+                           lab_todo_note());
+    }
+    lab_dev_free(k_d), lab_dev_free(v_d), lab_dev_free(ok_d), lab_dev_free(ov_d), lab_dev_free(temp);
+    free(keys), free(values), free(want_k), free(want_v), free(got_k), free(got_v);
+}
+
+GPU_TEST(merge_sort_path, outputs_off_a_16_byte_boundary)
+{
+    const int64_t T = tile_of_step();
+    for (int shift = 1; shift <= 3; shift++) {
+        check_shifted_output(T + shift, "uniform", shift, seed_of(shift));      /* one merge pass */
+        check_shifted_output(4 * T - shift, "few", shift, seed_of(shift + 1));  /* two passes */
+        check_shifted_output(100003, "high", shift, seed_of(shift + 2));        /* four passes */
+    }
+}
+
+Test(merge_sort_path_params, the_block_is_compile_time)
+{
+    sort_params p = STEP->defaults;
+    char line[256], block[32];
+    cr_assert_eq(tile_of_step() % p.block, 0, "the tile is the block's threads x MP_ITEMS keys");
+    cr_assert_null(sort_check(STEP, 1 << 20, &p), "the default block runs");
+    p.block = 256;
+    assert_refused(1000, &p, "block=256 (the step's block is compile-time)");
+    p.block = 1024;
+    assert_refused(1000, &p, "block=1024 (the step's block is compile-time)");
+    STEP->describe(&STEP->defaults, line, sizeof line);
+    snprintf(block, sizeof block, "block=%d", STEP->defaults.block);
+    cr_assert(strstr(line, block) != NULL, "the result line names the block: '%s'", line);
+    cr_assert_geq(sort_temp_bytes(STEP, 1000000, 1, &STEP->defaults), 2 * sizeof(unsigned int) * 1000000,
+                  "the workspace holds the second key and value buffers");
+}
