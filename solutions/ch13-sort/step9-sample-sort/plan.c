@@ -1,0 +1,209 @@
+/* plan.c - the sample sort's partition plan (plan.h): sample positions,
+ * splitters, and each rank's layout of the exchange. Plain C, no GPU. */
+#include "plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sort_ref.h"
+
+const char *plan_init(ss_plan *p, int64_t N, int G, int K, int S, double first_weight)
+{
+    memset(p, 0, sizeof *p);
+    if (N < 0)
+        return "N must be 0 or more";
+    if (G < 1 || G > PLAN_MAX_RANKS)
+        return "the number of ranks must be 1 to 1024";
+    if (K < 1 || (int64_t)G * K > PLAN_MAX_BUCKETS)
+        return "chunks (sub-buckets per rank) must be 1 or more, and ranks x chunks at most 1024";
+    if (S < 1 || S > PLAN_MAX_SAMPLE)
+        return "the sample must be 1 to 65536 keys per rank";
+    if (!(first_weight > 0.0 && first_weight <= 1.0))
+        return "the first chunk's weight must be in (0, 1]";
+    p->G = G, p->K = K, p->B = G * K, p->N = N, p->S = S, p->first_weight = first_weight;
+    p->split_key = (unsigned int *)calloc((size_t)p->B, sizeof(unsigned int));
+    p->split_pos = (uint64_t *)calloc((size_t)p->B, sizeof(uint64_t));
+    p->counts = (uint64_t *)calloc((size_t)G * (size_t)p->B, sizeof(uint64_t));
+    if (p->split_key == NULL || p->split_pos == NULL || p->counts == NULL) {
+        plan_free(p);
+        return "out of host memory for the plan";
+    }
+    return NULL;
+}
+
+void plan_free(ss_plan *p)
+{
+    free(p->split_key), free(p->split_pos), free(p->counts);
+    p->split_key = NULL, p->split_pos = NULL, p->counts = NULL;
+}
+
+int plan_default_chunks(int G)
+{
+    if (G <= 1)
+        return 1;
+    const int most = PLAN_MAX_BUCKETS / G;
+    return most < 1 ? 1 : most < 4 ? most : 4;
+}
+
+double plan_sub_share(const ss_plan *p, int j)
+{
+    return (j == 0 ? p->first_weight : 1.0) / (p->first_weight + (p->K - 1));
+}
+
+int plan_sample_positions(int64_t n, int S, int64_t *pos)
+{
+    memset(pos, 0, sizeof(int64_t) * (size_t)S);
+    if (n <= 0)
+        return 0;
+    if (n <= S) {
+        for (int64_t i = 0; i < n; i++)
+            pos[i] = i;
+        return (int)n;
+    }
+    for (int i = 0; i < S; i++) { /* stratum i: [i n / S, (i+1) n / S), at least one key since n > S */
+        const int64_t lo = (int64_t)((unsigned __int128)i * (uint64_t)n / (unsigned)S);
+        const int64_t hi = (int64_t)((unsigned __int128)(i + 1) * (uint64_t)n / (unsigned)S);
+        pos[i] = lo + (int64_t)(plan_mix64(0x5A4D504Cull ^ (uint64_t)i) % (uint64_t)(hi - lo));
+    }
+    return S;
+}
+
+/* Where boundary t (between buckets t-1 and t) should fall, in keys from the start. */
+static double boundary_target(const ss_plan *p, int t)
+{
+    const int d = t / p->K, j = t % p->K;
+    double within = 0.0;
+    for (int i = 0; i < j; i++)
+        within += plan_sub_share(p, i);
+    return (double)p->N * (d + within) / p->G;
+}
+
+void plan_choose_splitters(ss_plan *p, const unsigned int *gathered)
+{
+    const int G = p->G, S = p->S;
+    const size_t most = (size_t)G * S;
+    int64_t *pos = (int64_t *)malloc(sizeof(int64_t) * (size_t)S);
+    uint64_t *item_pos = (uint64_t *)malloc(sizeof(uint64_t) * most);
+    double *item_w = (double *)malloc(sizeof(double) * most);
+    unsigned int *key = (unsigned int *)malloc(sizeof(unsigned int) * most), *item = (unsigned int *)malloc(sizeof(unsigned int) * most);
+    int64_t m = 0;
+    for (int r = 0; r < G; r++) { /* rank-major, positions rising: the items in global position order */
+        const int64_t start = plan_share_start(p->N, G, r), n = plan_share_start(p->N, G, r + 1) - start;
+        const int used = plan_sample_positions(n, S, pos);
+        for (int i = 0; i < used; i++, m++) {
+            key[m] = gathered[(size_t)r * S + i];
+            item[m] = (unsigned int)m;
+            item_pos[m] = (uint64_t)(start + pos[i]);
+            item_w[m] = (double)n / used; /* each sampled key stands for n / used keys of its share */
+        }
+    }
+    sort_ref(key, item, m); /* stable: the items in (key, position) order */
+    /* exercise: plan_choose_splitters(), the splitters: walk the sorted items adding up their weights; splitter t - 1 (t = 1 .. B - 1) is the first item whose weight, counted to its middle, reaches boundary_target(p, t) */
+    /* hint: keep `before`, the weight of the items passed so far, and an index i that only moves forward: for each t, while i < m and before + item_w[item[i]] / 2 < the target, add item i's weight and move on */
+    /* hint: the splitter is an item: split_key[t - 1] = key[i] and split_pos[t - 1] = item_pos[item[i]] (key[] is sorted, item[] says which item each sorted key is); past the last item the bucket is empty: split at (0xFFFFFFFF, UINT64_MAX) */
+    double before = 0.0;
+    int64_t i = 0;
+    for (int t = 1; t < p->B; t++) {
+        const double target = boundary_target(p, t);
+        while (i < m && before + 0.5 * item_w[item[i]] < target)
+            before += item_w[item[i++]];
+        if (i < m) {
+            p->split_key[t - 1] = key[i];
+            p->split_pos[t - 1] = item_pos[item[i]];
+        } else {
+            p->split_key[t - 1] = 0xFFFFFFFFu;
+            p->split_pos[t - 1] = UINT64_MAX;
+        }
+    }
+    /* end exercise */
+    free(pos), free(item_pos), free(item_w), free(key), free(item);
+}
+
+void plan_set_counts(ss_plan *p, const uint64_t *counts)
+{
+    memcpy(p->counts, counts, sizeof(uint64_t) * (size_t)p->G * (size_t)p->B);
+}
+
+int64_t plan_received(const ss_plan *p, int d)
+{
+    int64_t total = 0;
+    for (int s = 0; s < p->G; s++)
+        for (int j = 0; j < p->K; j++)
+            total += (int64_t)p->counts[(size_t)s * p->B + (size_t)d * p->K + j];
+    return total;
+}
+
+int64_t plan_largest(const ss_plan *p, int *rank)
+{
+    int64_t most = -1;
+    for (int d = 0; d < p->G; d++) {
+        const int64_t got = plan_received(p, d);
+        if (got > most) {
+            most = got;
+            if (rank != NULL)
+                *rank = d;
+        }
+    }
+    return most;
+}
+
+const char *plan_layout(const ss_plan *p, int r, int64_t part_cap, int64_t recv_cap, ss_layout *L)
+{
+    static __thread char why[200];
+    const int G = p->G, K = p->K, B = p->B;
+    const uint64_t *mine = p->counts + (size_t)r * B;
+    L->r = r;
+    L->n = plan_share_start(p->N, G, r + 1) - plan_share_start(p->N, G, r);
+    L->part_cap = part_cap;
+    L->part_base = part_cap - L->n;
+    if (L->part_base < 0) {
+        snprintf(why, sizeof why, "rank %d: its share (%lld keys) does not fit the partition buffer (%lld)", r,
+                 (long long)L->n, (long long)part_cap);
+        return why;
+    }
+    /* part: round-major (round j: destinations 0 .. G-1), after the free front */
+    int64_t at = L->part_base;
+    for (int j = 0; j < K; j++) {
+        for (int d = 0; d < G; d++) {
+            L->send_off[d * K + j] = at;
+            at += (int64_t)mine[d * K + j];
+        }
+        L->round_end[j] = at;
+    }
+    if (at != part_cap) {
+        snprintf(why, sizeof why, "rank %d: its counts add up to %lld keys, its share is %lld", r,
+                 (long long)(at - L->part_base), (long long)L->n);
+        return why;
+    }
+    /* recv: sub-bucket-major, sources in rank order inside each */
+    int64_t got = 0;
+    for (int j = 0; j < K; j++) {
+        L->sub_start[j] = got;
+        for (int s = 0; s < G; s++) {
+            L->recv_off[j * G + s] = got;
+            got += (int64_t)p->counts[(size_t)s * B + (size_t)r * K + j];
+        }
+    }
+    L->sub_start[K] = got;
+    if (got > recv_cap) {
+        snprintf(why, sizeof why,
+                 "rank %d's bucket holds %lld keys, more than its buffer's %lld (N/G = %.0f): the splitters missed",
+                 r, (long long)got, (long long)recv_cap, (double)p->N / G);
+        return why;
+    }
+    /* each sort waits for the first round after which [0, m_j) of part is free */
+    for (int j = 0; j < K; j++) {
+        const int64_t m = L->sub_start[j + 1] - L->sub_start[j];
+        int w = j;
+        while (w < K - 1 && L->round_end[w] < m)
+            w++;
+        if (m > part_cap) {
+            snprintf(why, sizeof why, "rank %d: sub-bucket %d's sort needs %lld keys of room, the buffer has %lld", r, j,
+                     (long long)m, (long long)part_cap);
+            return why;
+        }
+        L->wait_round[j] = w;
+    }
+    return NULL;
+}
