@@ -16,7 +16,9 @@ command -v compute-sanitizer >/dev/null || { echo "sanitize: compute-sanitizer i
 bad=0
 # a step's lines in the conf, under its own path or its solution's
 lookup() { awk -v k="$1" -v s="$2" -v t="solutions/${2#solutions/}" '$1 == k && ($2 == s || $2 == t) { $1 = ""; $2 = ""; sub(/^ +/, ""); print }' "$conf" 2>/dev/null; }
-for step in "$@"; do
+# one_step STEP: its runs under every tool, one line each; non-zero when one fails
+one_step() {
+    local step=$1 args allowed runs r run_args tool log rc summary what sbad=0
     args=$(lookup args "$step" | head -n1); args=${args:--n 2^16 --reps 1}
     allowed=$(grep -c "^allow \(solutions/\)\?${step#solutions/}\$" "$conf" 2>/dev/null)
     runs=("$args")
@@ -33,7 +35,7 @@ for step in "$@"; do
             if [ "$brief" = 1 ]; then
                 if [ "$rc" = 99 ]; then
                     echo "compute-sanitizer memcheck found errors in $step's ./run $run_args:"
-                    grep -m 6 -E '^========= (Invalid|    at|Program hit|    by)' "$log"; echo "  (the whole report: $log)"; bad=1
+                    grep -m 6 -E '^========= (Invalid|    at|Program hit|    by)' "$log"; echo "  (the whole report: $log)"; sbad=1
                 elif [ "$rc" = 0 ]; then echo "compute-sanitizer memcheck: clean ($step's ./run $run_args)"
                 else echo "compute-sanitizer memcheck: ./run exited $rc (the tests above say why)"; fi
                 continue
@@ -43,9 +45,24 @@ for step in "$@"; do
             elif [ "$r" -gt 0 ] || [ "${allowed:-0}" != 0 ]; then
                 printf 'allowed  %-44s %-10s %s: %s (documented as unsafe)\n' "$step" "$tool" "$run_args" "$what"
             else
-                printf '!! FAIL  %-44s %-10s %s: %s (see %s)\n' "$step" "$tool" "$run_args" "$what" "$log"; bad=1
+                printf '!! FAIL  %-44s %-10s %s: %s (see %s)\n' "$step" "$tool" "$run_args" "$what" "$log"; sbad=1
             fi
         done
     done
+    return $sbad
+}
+# SANITIZE_AT_ONCE=K sanitizes K steps at a time (their lines still print in order)
+at_once=${SANITIZE_AT_ONCE:-1}
+outdir=$(mktemp -d); trap 'rm -rf "$outdir"' EXIT
+k=0
+for step in "$@"; do
+    k=$((k + 1))
+    ( one_step "$step" >"$outdir/$k.out" 2>&1; echo $? >"$outdir/$k.rc" ) &
+    while [ "$(jobs -rp | wc -l)" -ge "$at_once" ]; do wait -n; done
+done
+wait
+for k in $(seq 1 $#); do
+    cat "$outdir/$k.out"
+    [ "$(cat "$outdir/$k.rc")" = 0 ] || bad=1
 done
 exit $bad
