@@ -55,13 +55,24 @@ int lab_parse_size(const char *s, int64_t *value, char *why, size_t len)
     if (*end == '^') { /* 2^24 */
         char *e2 = NULL;
         const long exp = strtol(end + 1, &e2, 10);
-        if (e2 == end + 1 || *e2 != '\0' || exp < 0)
-            return reason(why, len, "'%s' is not a power (write 2^24)", s);
+        if (e2 == end + 1 || (*e2 != '\0' && *e2 != '+' && *e2 != '-') || exp < 0 || !isdigit((unsigned char)end[1]))
+            return reason(why, len, "'%s' is not a power (write 2^24, or 2^24+3 for a size next to one)", s);
         v = 1;
         for (long i = 0; i < exp; i++) {
             if (base != 0 && v > INT64_MAX / base)
                 return reason(why, len, "'%s' is too large", s);
             v *= base;
+        }
+        if (*e2 != '\0') { /* 2^20+3, 2^20-1: a size just off a power of two */
+            char *e3 = NULL;
+            const long long off = strtoll(e2 + 1, &e3, 10);
+            if (e3 == e2 + 1 || *e3 != '\0' || !isdigit((unsigned char)e2[1]))
+                return reason(why, len, "'%s' is not a power plus or minus a number (write 2^20+3)", s);
+            if (*e2 == '-' && off > v)
+                return reason(why, len, "'%s' is negative: sizes are 0 or more", s);
+            if (*e2 == '+' && v > INT64_MAX - off)
+                return reason(why, len, "'%s' is too large", s);
+            v = *e2 == '+' ? v + off : v - off;
         }
     } else {
         int64_t scale = 1;

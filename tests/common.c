@@ -22,6 +22,8 @@ Test(options, parses_sizes)
     cr_assert_eq(size_of("3k"), 3000);
     cr_assert_eq(size_of("1000"), 1000);
     cr_assert_eq(size_of("0"), 0);
+    cr_assert_eq(size_of("2^20+3"), (1 << 20) + 3, "a size next to a power of two");
+    cr_assert_eq(size_of("2^10-1"), 1023);
     cr_assert_eq(size_of("2^99"), -1, "overflow is refused");
     cr_assert(strstr(last_why, "too large") != NULL, "2^99: %s", last_why);
 }

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step9-sample-sort/sample_sort.cu by `make exercises` (sum 3175825718): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
+/* Exercise made from solutions/ch13-sort/step9-sample-sort/sample_sort.cu by `make exercises` (sum 3400377020): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
 /* sample_sort.cu - ch13 step 9: the sort leaves one GPU: the keys, spread
  * over G GPUs, are split at sampled splitters, exchanged over NCCL, and each
  * GPU sorts its bucket with step 7's radix sort.
@@ -676,6 +676,8 @@ static void *take(ss_rank *R, size_t bytes)
 int64_t ss_capacity(const ss_config *c, int r)
 {
     const int64_t n = plan_share_start(c->N, c->G, r + 1) - plan_share_start(c->N, c->G, r);
+    if (c->G == 1) /* one GPU keeps its whole share: its bucket is its share, no room to spare */
+        return n;
     const int64_t room = (int64_t)((1.0 + c->slack) * ((double)c->N / c->G)) + 1;
     return room > n ? room : n;
 }

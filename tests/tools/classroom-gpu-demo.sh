@@ -82,10 +82,10 @@ points=$tmp/points.txt
 { cat tests/grade/points.txt; echo "${good[0]} 10 perf=2@0.5   # the demo: performance credit on"; } >"$points"
 g=$tmp/grade
 steps=("${good[@]}" "$wrong" "$loop" "$oob")
-echo "== make grade STUDENT=$stu STEP=\"${steps[*]}\" (GRADE_TEST_TIMEOUT=20 GRADE_STEP_TIMEOUT=150; perf credit on for ${good[0]})"
+echo "== make grade STUDENT=$stu STEP=\"${steps[*]}\" (GRADE_TEST_TIMEOUT=${GRADE_TEST_TIMEOUT:-20} GRADE_STEP_TIMEOUT=${GRADE_STEP_TIMEOUT:-150}; perf credit on for ${good[0]})"
 t1=$(date +%s)
 make --no-print-directory grade STUDENT="$stu" STEP="${steps[*]}" POINTS="$points" GRADE_OUT="$g" \
-    GRADE_TEST_TIMEOUT=20 GRADE_STEP_TIMEOUT=150 >"$tmp/grade.log" 2>&1; rc=$?
+    GRADE_TEST_TIMEOUT=${GRADE_TEST_TIMEOUT:-20} GRADE_STEP_TIMEOUT=${GRADE_STEP_TIMEOUT:-150} >"$tmp/grade.log" 2>&1; rc=$?
 grep -v '^step \|^total \|^ch[0-9]' "$tmp/grade.log" | head -n 20
 echo "== the table (grade/table.txt), $(($(date +%s) - t1)) s"
 cat "$g/table.txt"

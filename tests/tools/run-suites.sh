@@ -17,6 +17,7 @@ mode=$1; shift
 jobs=${LAB_TEST_JOBS:-4}
 at_once=${LAB_SUITES_AT_ONCE:-1}
 outdir=$(mktemp -d); trap 'rm -rf "$outdir"' EXIT
+if [ $# = 0 ]; then echo "!! run-suites.sh $mode: no test binary to run"; exit 1; fi
 # run every binary first, at most $at_once at a time; each one's output and exit status to files
 k=0
 for bin in "$@"; do

@@ -7,6 +7,7 @@
 #   args  <step> <./run arguments>
 #   extra <step> <./run arguments>      also sanitize this run; allowed to report
 #   allow <step>                        every run of the step may report
+#   options <step> <compute-sanitizer options>  given to every tool for this step
 set -uo pipefail
 conf=tests/sanitize.conf
 tools=${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}
@@ -27,7 +28,7 @@ one_step() {
         run_args=${runs[$r]}
         for tool in $tools; do
             log=build/$step/sanitize-$tool-$r.log
-            compute-sanitizer --tool "$tool" --error-exitcode 99 "build/$step/run" $run_args -q >"$log" 2>&1
+            compute-sanitizer --tool "$tool" --error-exitcode 99 $(lookup options "$step" | head -n1) "build/$step/run" $run_args -q >"$log" 2>&1
             rc=$?
             summary=$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | sed 's/^========= //')
             # exit 99: the sanitizer found errors; 1: ./run's own check failed

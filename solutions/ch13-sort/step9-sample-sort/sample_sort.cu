@@ -759,6 +759,8 @@ static void *take(ss_rank *R, size_t bytes)
 int64_t ss_capacity(const ss_config *c, int r)
 {
     const int64_t n = plan_share_start(c->N, c->G, r + 1) - plan_share_start(c->N, c->G, r);
+    if (c->G == 1) /* one GPU keeps its whole share: its bucket is its share, no room to spare */
+        return n;
     const int64_t room = (int64_t)((1.0 + c->slack) * ((double)c->N / c->G)) + 1;
     return room > n ? room : n;
 }
