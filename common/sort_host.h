@@ -36,6 +36,15 @@ const char *sort_run_passes(const sort_step *s, const unsigned int *keys_in, con
                             unsigned int *keys_out, unsigned int *values_out, int64_t n, void *temp_d,
                             const sort_params *p);
 
+/* A step that sorts in passes (steps 1-5, 8) defines its launcher with this one line: sort_launch
+ * runs the step's passes (sort_step_info.passes, .pass) through sort_run_passes. */
+#define SORT_LAUNCH_IN_PASSES                                                                                  \
+    const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out, \
+                            unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)          \
+    {                                                                                                          \
+        return sort_run_passes(&sort_step_info, keys_in, values_in, keys_out, values_out, n, temp_d, p);       \
+    }
+
 /* The radix steps' passes: ceil(32 / r), one per r-bit digit (0 for an r the check refuses). */
 int sort_radix_passes(int64_t n, const sort_params *p);
 

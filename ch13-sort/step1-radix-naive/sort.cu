@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step1-radix-naive/sort.cu by `make exercises` (sum 2564257291): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step1-radix-naive` help. */
+/* Exercise made from solutions/ch13-sort/step1-radix-naive/sort.cu by `make exercises` (sum 3675895217): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step1-radix-naive` help. */
 /* sort.cu - ch13 step 1: the chapter's first sort, the naive parallel radix sort.
  * Figs 13.1-13.4 (section 13.3). One thread per key, one bit per iteration, 32
  * iterations. Each iteration is the kernel of Fig 13.4 cut at its exclusive
@@ -111,18 +111,10 @@ const sort_step sort_step_info = {
                       "--example replays Figs 13.1-13.3 (with no GPU visible, their rows from the CPU\n"
                       "reference); --printed runs Fig 13.4's printed formula for the destination of a one\n"
                       "(docs/errata.md).\n"},
-    .block_need = LAB_BLOCK_ANY,
-    .workspace = workspace,
-    .describe = describe,
-    .passes = sort_radix_passes,
-    .pass = radix_iteration,
-    .iter_launch = radix_sort_iter_launch,
+    .block_need = LAB_BLOCK_ANY, .workspace = workspace, .describe = describe, .passes = sort_radix_passes,
+    .pass = radix_iteration, .iter_launch = radix_sort_iter_launch,
 };
 
 /* Section 13.2: 32 one-bit iterations from the least significant bit, each
  * reading the last one's output (sort_run_passes, sort_host.c). */
-const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
-                        unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)
-{
-    return sort_run_passes(&sort_step_info, keys_in, values_in, keys_out, values_out, n, temp_d, p);
-}
+SORT_LAUNCH_IN_PASSES

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step3-radix-multibit/sort.cu by `make exercises` (sum 1682103083): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step3-radix-multibit` help. */
+/* Exercise made from solutions/ch13-sort/step3-radix-multibit/sort.cu by `make exercises` (sum 604499836): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step3-radix-multibit` help. */
 /* sort.cu - ch13 step 3: step 2 with an r-bit digit per iteration instead of
  * one bit: 2^r local buckets per block and a table of 2^r rows.
  * Figs 13.7-13.9 (section 13.5). A block sorts its keys by the digit with r
@@ -139,16 +139,9 @@ const sort_step sort_step_info = {
     .spec = {.options = LAB_OPT_BITS,
              .about = "Step 3 sorts in ceil(32 / r) iterations of an r-bit digit (--bits r, 1 to 8); --block\n"
                       "must be whole warps (32, 64, ... 1024). --example sorts Fig 13.1's keys.\n"},
-    .block_need = LAB_BLOCK_WARPS,
-    .workspace = workspace,
-    .describe = describe,
-    .passes = sort_radix_passes,
+    .block_need = LAB_BLOCK_WARPS, .workspace = workspace, .describe = describe, .passes = sort_radix_passes,
     .pass = digit_pass,
 };
 
 /* ceil(32 / r) iterations, each reading the last one's output (sort_run_passes, sort_host.c). */
-const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
-                        unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)
-{
-    return sort_run_passes(&sort_step_info, keys_in, values_in, keys_out, values_out, n, temp_d, p);
-}
+SORT_LAUNCH_IN_PASSES

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step4-radix-coarsened/sort.cu by `make exercises` (sum 628074974): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step4-radix-coarsened` help. */
+/* Exercise made from solutions/ch13-sort/step4-radix-coarsened/sort.cu by `make exercises` (sum 2209240942): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step4-radix-coarsened` help. */
 /* sort.cu - ch13 step 4: step 3 with each thread owning `coarsen` keys
  * (thread coarsening), so a block sorts a tile of blockDim.x * coarsen keys.
  * Fig 13.10 (section 13.6). Longer tiles make longer local buckets (more of
@@ -262,17 +262,9 @@ const sort_step sort_step_info = {
                       "tiles of block x coarsen keys (--coarsen 1 to 16); --block must be whole warps. A\n"
                       "block whose registers or shared memory do not fit the GPU is refused, saying which.\n"
                       "--example sorts Fig 13.1's keys.\n"},
-    .block_need = LAB_BLOCK_WARPS,
-    .workspace = workspace,
-    .describe = describe,
-    .fit = fit,
-    .passes = sort_radix_passes,
-    .pass = tile_pass,
+    .block_need = LAB_BLOCK_WARPS, .workspace = workspace, .describe = describe, .fit = fit,
+    .passes = sort_radix_passes, .pass = tile_pass,
 };
 
 /* ceil(32 / r) iterations, each reading the last one's output (sort_run_passes, sort_host.c). */
-const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
-                        unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)
-{
-    return sort_run_passes(&sort_step_info, keys_in, values_in, keys_out, values_out, n, temp_d, p);
-}
+SORT_LAUNCH_IN_PASSES

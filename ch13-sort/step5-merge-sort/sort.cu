@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step5-merge-sort/sort.cu by `make exercises` (sum 1216102138): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step5-merge-sort` help. */
+/* Exercise made from solutions/ch13-sort/step5-merge-sort/sort.cu by `make exercises` (sum 3783787405): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step5-merge-sort` help. */
 /* sort.cu - ch13 step 5: a comparison sort instead of radix sort: sorted tiles,
  * then merge passes that double the sorted runs (parallel merge sort).
  * Fig 13.11 (section 13.7), with Figs 12.2, 12.5 and 12.9. Blocks sort tiles
@@ -302,18 +302,12 @@ const sort_step sort_step_info = {
              .about = "Step 5 sorts tiles of block x coarsen keys (--coarsen 1 to 16), then merges runs in\n"
                       "passes, each doubling them. A block whose shared memory does not fit the GPU is\n"
                       "refused. --example sorts Fig 13.1's keys.\n"},
+
     .block_need = LAB_BLOCK_ANY,
     .max_n_why = "n must be 0 to 2^31 - 1 (int sizes, as in chapter 12's co_rank)",
-    .workspace = workspace,
-    .describe = describe,
-    .fit = fit,
-    .passes = passes,
+    .workspace = workspace, .describe = describe, .fit = fit, .passes = passes,
     .pass = merge_sort_pass,
 };
 
 /* The tile sort and the merge passes, each reading the last one's output (sort_run_passes, sort_host.c). */
-const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
-                        unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)
-{
-    return sort_run_passes(&sort_step_info, keys_in, values_in, keys_out, values_out, n, temp_d, p);
-}
+SORT_LAUNCH_IN_PASSES

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step6-sorting-networks/sort.cu by `make exercises` (sum 3229029658): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step6-sorting-networks` help. */
+/* Exercise made from solutions/ch13-sort/step6-sorting-networks/sort.cu by `make exercises` (sum 336420114): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step6-sorting-networks` help. */
 /* sort.cu - ch13 step 6: fixed patterns of compare-and-swap instead of
  * data-dependent addresses (sorting networks).
  * Section 13.8 (no figure). --variant odd-even: odd-even transposition sort,
@@ -277,11 +277,9 @@ const sort_step sort_step_info = {
                       "--tile keys (a power of two, 2 to 65536) in shared memory (default n 65536);\n"
                       "--variant odd-even sorts n up to 4096 keys in one block (default n 4096).\n"
                       "--example sorts Fig 13.1's keys.\n"},
+
     .block_need = LAB_BLOCK_ANY,
     .max_n_why = "bitonic sort pads n to a power of two: n must be at most 2^28",
-    .workspace = workspace,
-    .describe = describe,
-    .check = check,
-    .max_n_of = max_n_of,
-    .fit = fit,
+    .workspace = workspace, .describe = describe, .check = check,
+    .max_n_of = max_n_of, .fit = fit,
 };

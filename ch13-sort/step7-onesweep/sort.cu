@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step7-onesweep/sort.cu by `make exercises` (sum 80200019): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step7-onesweep` help. */
+/* Exercise made from solutions/ch13-sort/step7-onesweep/sort.cu by `make exercises` (sum 3081013949): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step7-onesweep` help. */
 /* sort.cu - ch13 step 7 (beyond the book): step 4's three launches per digit
  * become one per digit, each block finding its places by decoupled look-back
  * (Adinets and Merrill, "Onesweep", 2022). The kernels, their phases and the
@@ -64,9 +64,5 @@ const sort_step sort_step_info = {
                       TEXT(ONESWEEP_THREADS) "\nthreads x " TEXT(ONESWEEP_KEYS_PER_THREAD) " keys are compile-time "
                       "(ONESWEEP_THREADS, ONESWEEP_KEYS_PER_THREAD): --block\nmust be " TEXT(ONESWEEP_THREADS)
                       ". --example sorts Fig 13.1's keys.\n"},
-    .block_need = LAB_BLOCK_WARPS,
-    .workspace = workspace,
-    .describe = describe,
-    .check = check,
-    .fit = fit,
+    .block_need = LAB_BLOCK_WARPS, .workspace = workspace, .describe = describe, .check = check, .fit = fit,
 };

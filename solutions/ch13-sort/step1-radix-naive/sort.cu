@@ -120,18 +120,10 @@ const sort_step sort_step_info = {
                       "--example replays Figs 13.1-13.3 (with no GPU visible, their rows from the CPU\n"
                       "reference); --printed runs Fig 13.4's printed formula for the destination of a one\n"
                       "(docs/errata.md).\n"},
-    .block_need = LAB_BLOCK_ANY,
-    .workspace = workspace,
-    .describe = describe,
-    .passes = sort_radix_passes,
-    .pass = radix_iteration,
-    .iter_launch = radix_sort_iter_launch,
+    .block_need = LAB_BLOCK_ANY, .workspace = workspace, .describe = describe, .passes = sort_radix_passes,
+    .pass = radix_iteration, .iter_launch = radix_sort_iter_launch,
 };
 
 /* Section 13.2: 32 one-bit iterations from the least significant bit, each
  * reading the last one's output (sort_run_passes, sort_host.c). */
-const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
-                        unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)
-{
-    return sort_run_passes(&sort_step_info, keys_in, values_in, keys_out, values_out, n, temp_d, p);
-}
+SORT_LAUNCH_IN_PASSES

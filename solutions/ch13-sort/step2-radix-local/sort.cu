@@ -110,16 +110,9 @@ const sort_step sort_step_info = {
     .default_n = 1 << 24,
     .spec = {.about = "Step 2 sorts in 32 one-bit iterations; --block must be whole warps (32, 64, ... 1024):\n"
                       "the block scan of split_by_bit works warp by warp. --example sorts Fig 13.1's keys.\n"},
-    .block_need = LAB_BLOCK_WARPS,
-    .workspace = workspace,
-    .describe = describe,
-    .passes = sort_radix_passes,
+    .block_need = LAB_BLOCK_WARPS, .workspace = workspace, .describe = describe, .passes = sort_radix_passes,
     .pass = local_sort_pass,
 };
 
 /* Section 13.2's 32 iterations, each reading the last one's output (sort_run_passes, sort_host.c). */
-const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
-                        unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)
-{
-    return sort_run_passes(&sort_step_info, keys_in, values_in, keys_out, values_out, n, temp_d, p);
-}
+SORT_LAUNCH_IN_PASSES

@@ -152,16 +152,9 @@ const sort_step sort_step_info = {
     .spec = {.options = LAB_OPT_BITS,
              .about = "Step 3 sorts in ceil(32 / r) iterations of an r-bit digit (--bits r, 1 to 8); --block\n"
                       "must be whole warps (32, 64, ... 1024). --example sorts Fig 13.1's keys.\n"},
-    .block_need = LAB_BLOCK_WARPS,
-    .workspace = workspace,
-    .describe = describe,
-    .passes = sort_radix_passes,
+    .block_need = LAB_BLOCK_WARPS, .workspace = workspace, .describe = describe, .passes = sort_radix_passes,
     .pass = digit_pass,
 };
 
 /* ceil(32 / r) iterations, each reading the last one's output (sort_run_passes, sort_host.c). */
-const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
-                        unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)
-{
-    return sort_run_passes(&sort_step_info, keys_in, values_in, keys_out, values_out, n, temp_d, p);
-}
+SORT_LAUNCH_IN_PASSES

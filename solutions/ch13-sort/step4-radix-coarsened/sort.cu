@@ -297,17 +297,9 @@ const sort_step sort_step_info = {
                       "tiles of block x coarsen keys (--coarsen 1 to 16); --block must be whole warps. A\n"
                       "block whose registers or shared memory do not fit the GPU is refused, saying which.\n"
                       "--example sorts Fig 13.1's keys.\n"},
-    .block_need = LAB_BLOCK_WARPS,
-    .workspace = workspace,
-    .describe = describe,
-    .fit = fit,
-    .passes = sort_radix_passes,
-    .pass = tile_pass,
+    .block_need = LAB_BLOCK_WARPS, .workspace = workspace, .describe = describe, .fit = fit,
+    .passes = sort_radix_passes, .pass = tile_pass,
 };
 
 /* ceil(32 / r) iterations, each reading the last one's output (sort_run_passes, sort_host.c). */
-const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
-                        unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)
-{
-    return sort_run_passes(&sort_step_info, keys_in, values_in, keys_out, values_out, n, temp_d, p);
-}
+SORT_LAUNCH_IN_PASSES

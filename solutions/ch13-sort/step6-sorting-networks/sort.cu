@@ -293,11 +293,9 @@ const sort_step sort_step_info = {
                       "--tile keys (a power of two, 2 to 65536) in shared memory (default n 65536);\n"
                       "--variant odd-even sorts n up to 4096 keys in one block (default n 4096).\n"
                       "--example sorts Fig 13.1's keys.\n"},
+
     .block_need = LAB_BLOCK_ANY,
     .max_n_why = "bitonic sort pads n to a power of two: n must be at most 2^28",
-    .workspace = workspace,
-    .describe = describe,
-    .check = check,
-    .max_n_of = max_n_of,
-    .fit = fit,
+    .workspace = workspace, .describe = describe, .check = check,
+    .max_n_of = max_n_of, .fit = fit,
 };

@@ -63,9 +63,5 @@ const sort_step sort_step_info = {
                       TEXT(ONESWEEP_THREADS) "\nthreads x " TEXT(ONESWEEP_KEYS_PER_THREAD) " keys are compile-time "
                       "(ONESWEEP_THREADS, ONESWEEP_KEYS_PER_THREAD): --block\nmust be " TEXT(ONESWEEP_THREADS)
                       ". --example sorts Fig 13.1's keys.\n"},
-    .block_need = LAB_BLOCK_WARPS,
-    .workspace = workspace,
-    .describe = describe,
-    .check = check,
-    .fit = fit,
+    .block_need = LAB_BLOCK_WARPS, .workspace = workspace, .describe = describe, .check = check, .fit = fit,
 };

@@ -281,19 +281,13 @@ const sort_step sort_step_info = {
     .spec = {.about = "Step 8 (beyond the book): tiles of 512 threads x 15 keys sorted in registers, then merge\n"
                       "passes by chapter 12 step 6's merge path. The tile is compile-time (MP_THREADS, MP_ITEMS\n"
                       "in merge_path.cuh): --block takes only 512. --example sorts Fig 13.1's keys.\n"},
+
     .block_need = LAB_BLOCK_ANY,
     .max_n_why = "n must be 0 to 2^31 - 1 (int sizes, as in chapter 12's merge path)",
     .workspace = merge_sort_path_workspace,
-    .describe = merge_sort_path_describe,
-    .check = merge_sort_path_check,
-    .fit = merge_sort_path_fit,
-    .passes = merge_sort_path_passes,
-    .pass = merge_sort_path_pass,
+    .describe = merge_sort_path_describe, .check = merge_sort_path_check, .fit = merge_sort_path_fit,
+    .passes = merge_sort_path_passes, .pass = merge_sort_path_pass,
 };
 
 /* The block sort and the merge passes, each reading the last one's output (sort_run_passes, sort_host.c). */
-const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
-                        unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)
-{
-    return sort_run_passes(&sort_step_info, keys_in, values_in, keys_out, values_out, n, temp_d, p);
-}
+SORT_LAUNCH_IN_PASSES
