@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch12-merge/step6-merge-path/merge.cu by `make exercises` (sum 2356147771): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step6-merge-path` help. */
+/* Exercise made from solutions/ch12-merge/step6-merge-path/merge.cu by `make exercises` (sum 3568225657): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step6-merge-path` help. */
 /* merge.cu - ch12 step 6 (beyond the book): step 5's exact tiles, with each
  * thread merging a fixed number of outputs in registers and each tile
  * leaving in 16-byte stores: the merge at CUB's speed.
@@ -97,7 +97,7 @@ const char *merge_launch(const merge_args *a, const merge_params *p)
         return why;
     const int m = (int)a->m, n = (int)a->n, vector_ok = aligned16(a->C) && aligned16(a->C_values);
     int *part = ws.tile_co_ranks;
-#ifndef MP_NO_PARTITION /* proto/mergepath's ladder: blocks search their own bounds (docs/ch12-merge.md) */
+#ifndef MP_NO_PARTITION /* tests/bench/harness/mergepath's ladder: blocks search their own bounds (docs/ch12-merge.md) */
     partition_tiles<<<ceil_div((int64_t)ntiles + 1, 256), 256>>>(a->A, m, a->B, n, ntiles, part,
                                                                  a->is_float ? MP_FLOAT : MP_INT);
     CUDA_CHECK_LAUNCH();

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step7-onesweep/onesweep.cuh by `make exercises` (sum 2368055968): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step7-onesweep` help. */
+/* Exercise made from solutions/ch13-sort/step7-onesweep/onesweep.cuh by `make exercises` (sum 1743317257): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step7-onesweep` help. */
 /* onesweep.cuh - ch13 step 7 (beyond the book): step 4's three launches per
  * digit (local sort, table scan, scatter) become one, because each block finds
  * where its digit runs go by looking back at the blocks before it while it
@@ -45,7 +45,7 @@
 #define ONESWEEP_MAX_N 2147483647LL
 #define ONESWEEP_RANGE_WHY "n must be 0 to 2^31 - 1 (unsigned int indices; a status word holds a 31-bit prefix)"
 
-/* ---- compile-time parameters (proto/onesweep measures them) --------------- */
+/* ---- compile-time parameters (tests/bench/harness/onesweep measures them) --------------- */
 #ifndef ONESWEEP_THREADS
 #define ONESWEEP_THREADS 384 /* 12 warps; at least one thread per digit */
 #endif
@@ -286,7 +286,7 @@ static __device__ __forceinline__ unsigned int place_digits(unsigned int count, 
  *     ones = __ballot_sync(FULL_WARP, (digit >> b) & 1);  peers &= (digit >> b) & 1 ? ones : ~ones;
  * written in PTX because nvcc makes about six instructions of that line and
  * three of this (a vote, a not under the bit's predicate, an and). Eight votes
- * beat one __match_any_sync(FULL_WARP, digit) here (proto/onesweep measures both). */
+ * beat one __match_any_sync(FULL_WARP, digit) here (tests/bench/harness/onesweep measures both). */
 static __device__ __forceinline__ unsigned int peers_of(unsigned int digit)
 {
     unsigned int peers = FULL_WARP;

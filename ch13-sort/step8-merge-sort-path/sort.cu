@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step8-merge-sort-path/sort.cu by `make exercises` (sum 465963470): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step8-merge-sort-path` help. */
+/* Exercise made from solutions/ch13-sort/step8-merge-sort-path/sort.cu by `make exercises` (sum 1527358374): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step8-merge-sort-path` help. */
 /* sort.cu - ch13 step 8 (beyond the book): step 5's merge sort, with each
  * block sorting its tile in registers and every merge done by chapter 12
  * step 6's merge path: the merge sort at CUB's speed.
@@ -182,7 +182,7 @@ static const char *merge_sort_path_pass(const sort_pass *pass, const sort_ws *ws
     }
     const int width = MP_TILE << (pass->index - 1);
     int *part = (int *)ws->words;
-#ifndef MP_NO_PARTITION /* proto/mergepath's ladder: blocks search their own bounds (docs/ch13-sort.md) */
+#ifndef MP_NO_PARTITION /* tests/bench/harness/mergepath's ladder: blocks search their own bounds (docs/ch13-sort.md) */
     partition_pass<<<(ntiles + 255) / 256, 256>>>(pass->keys_in, n, width, ntiles, part);
     CUDA_CHECK_LAUNCH();
 #endif

@@ -96,7 +96,7 @@ const char *merge_launch(const merge_args *a, const merge_params *p)
         return why;
     const int m = (int)a->m, n = (int)a->n, vector_ok = aligned16(a->C) && aligned16(a->C_values);
     int *part = ws.tile_co_ranks;
-#ifndef MP_NO_PARTITION /* proto/mergepath's ladder: blocks search their own bounds (docs/ch12-merge.md) */
+#ifndef MP_NO_PARTITION /* tests/bench/harness/mergepath's ladder: blocks search their own bounds (docs/ch12-merge.md) */
     partition_tiles<<<ceil_div((int64_t)ntiles + 1, 256), 256>>>(a->A, m, a->B, n, ntiles, part,
                                                                  a->is_float ? MP_FLOAT : MP_INT);
     CUDA_CHECK_LAUNCH();

@@ -44,7 +44,7 @@
 #define ONESWEEP_MAX_N 2147483647LL
 #define ONESWEEP_RANGE_WHY "n must be 0 to 2^31 - 1 (unsigned int indices; a status word holds a 31-bit prefix)"
 
-/* ---- compile-time parameters (proto/onesweep measures them) --------------- */
+/* ---- compile-time parameters (tests/bench/harness/onesweep measures them) --------------- */
 #ifndef ONESWEEP_THREADS
 #define ONESWEEP_THREADS 384 /* 12 warps; at least one thread per digit */
 #endif
@@ -285,7 +285,7 @@ static __device__ __forceinline__ unsigned int place_digits(unsigned int count, 
  *     ones = __ballot_sync(FULL_WARP, (digit >> b) & 1);  peers &= (digit >> b) & 1 ? ones : ~ones;
  * written in PTX because nvcc makes about six instructions of that line and
  * three of this (a vote, a not under the bit's predicate, an and). Eight votes
- * beat one __match_any_sync(FULL_WARP, digit) here (proto/onesweep measures both). */
+ * beat one __match_any_sync(FULL_WARP, digit) here (tests/bench/harness/onesweep measures both). */
 static __device__ __forceinline__ unsigned int peers_of(unsigned int digit)
 {
     unsigned int peers = FULL_WARP;
