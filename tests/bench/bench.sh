@@ -245,13 +245,13 @@ join() {
             fi
         done <<<"${vs[$ch]:-}"
     done <"$tmp/steps" >"$tmp/map"
-    awk -v chapter="$ch" -f tests/bench/join.awk "$tmp/map" "$raw_file" >"$tmp/csv"
+    awk -v chapter="$ch" -f tests/bench/tokens.awk -f tests/bench/join.awk "$tmp/map" "$raw_file" >"$tmp/csv"
     : >"$tmp/report"
     while read -r glob n target; do
         [ -n "$glob" ] || continue
         awk -F, '!/^#/ && $1 != "chapter" { print $2 }' "$tmp/csv" | sort -u | matching "$glob" >"$tmp/steps"
         awk -v n="$(size_num "$n")" -v ntext="$n" -v target="$target" -v glob="$glob" -v focus="${focus[$ch]:-}" \
-            -f tests/bench/report.awk "$tmp/steps" "$tmp/csv" >>"$tmp/report"
+            -f tests/bench/tokens.awk -f tests/bench/report.awk "$tmp/steps" "$tmp/csv" >>"$tmp/report"
     done <<<"${report[$ch]:-}"
     { awk '/^#/' "$tmp/csv"; cat "$tmp/report"; awk '!/^#/' "$tmp/csv"; } >"$csv"
     echo "== $ch: $(awk '!/^#/' "$csv" | wc -l) lines (the column line and the rows) in $csv"

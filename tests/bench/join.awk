@@ -19,13 +19,6 @@ NF >= 10 {
     if ($3 == "copy" && !($5 in copy))
         copy[$5] = $9
 }
-function subset(a, b,    t, i, k) {
-    k = split(a, t, " ")
-    for (i = 1; i <= k; i++)
-        if (index(" " b " ", " " t[i] " ") == 0)
-            return 0
-    return 1
-}
 function ratio(x, y) { return y + 0 > 0 ? sprintf("%.4f", x / y) : "" }
 END {
     print "chapter", "step", "params", "n", "median_ms", "spread", "gbs", "gelems", "ratio_cub", "ratio_copy", "sweep", "seed"
@@ -33,7 +26,7 @@ END {
         rc = ""
         if (step[r] !~ /^cub::/ && step[r] != "copy" && (step[r] in prefix))
             for (c = 1; c <= rows; c++)
-                if (n[c] == n[r] && step[c] ~ /^cub::/ && index(step[c], prefix[step[r]]) == 1 && subset(params[c], params[r])) {
+                if (n[c] == n[r] && step[c] ~ /^cub::/ && index(step[c], prefix[step[r]]) == 1 && has_all(params[c], params[r])) {
                     rc = ratio(ms[c], ms[r])
                     break
                 }

@@ -162,13 +162,6 @@ function tok(params, key,    t, i, k) { # params "a=1 b=2": tok(params, "b") = 2
             return substr(t[i], length(key) + 2)
     return ""
 }
-function has_all(tokens, params,    t, i, k) {
-    k = split(tokens, t, " ")
-    for (i = 1; i <= k; i++)
-        if (index(" " params " ", " " t[i] " ") == 0)
-            return 0
-    return 1
-}
 function signature(params,    t, i, k, s) { # the tokens that say what kind of work a row is
     k = split(params, t, " ")
     s = ""

@@ -92,7 +92,7 @@ plot() {
     rm -rf "$tmp/data"
     mkdir -p "$tmp/data"
     awk -v what="$what" -v dir="$tmp/data" -v catalogue=docs/catalogue.txt -v facts="$tmp/facts" \
-        -v metric="$metric" -v unit="$unit" "$@" -f tests/bench/plotdata.awk "$csv" >"$tmp/vars.gp"
+        -v metric="$metric" -v unit="$unit" "$@" -f tests/bench/tokens.awk -f tests/bench/plotdata.awk "$csv" >"$tmp/vars.gp"
     printf 'unit = %s\nylabel = %s\nxlabel = %s\n' "'$unit'" "'${ylabel//\'/\'\'}'" "'${xlabel//\'/\'\'}'" >>"$tmp/vars.gp"
     for fmt in $formats; do
         if ! "$gnuplot" -e "fmt = '$fmt'; out = '$out'; here = '$here/'" "$tmp/vars.gp" "tests/bench/$what.gp" \
@@ -134,7 +134,7 @@ for dir in "$plots"/*/; do
         unit=${metric#* } metric=${metric%% *}
         xlabel=${xlabel:-n}
         plan=$(awk -v what=plan -v stem="$name-ladder" -v metric="$metric" -v catalogue=docs/catalogue.txt \
-               -f tests/bench/plotdata.awk "$csv")
+               -f tests/bench/tokens.awk -f tests/bench/plotdata.awk "$csv")
         [ -n "$plan" ] || echo "  no size or parameter sweep in it: no chart"
         while read -r chart n suffix; do
             case $chart in

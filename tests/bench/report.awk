@@ -4,13 +4,6 @@
 # -v n (a number), ntext (as written), target, glob, focus. Prints one "# report:" line.
 BEGIN { FS = "," }
 FILENAME == ARGV[1] { want[$0] = 1; next }
-function has_all(tokens, params,    t, i, k) {
-    k = split(tokens, t, " ")
-    for (i = 1; i <= k; i++)
-        if (index(" " params " ", " " t[i] " ") == 0)
-            return 0
-    return 1
-}
 /^#/ || $1 == "chapter" { next }
 $11 == "size" && ($2 in want) && $4 == n && has_all(focus, $3) && (best == "" || $8 + 0 > best + 0) {
     best = $8; step = $2; params = $3; rcub = $9; rcopy = $10
