@@ -24,6 +24,7 @@ BEGIN {
     ncubpal = split("#3a3a3a #8a8a8a #5e5e5e #b4b4b4", cubpal, " ")
     nphpal = split("#4477aa #ee6677 #228833 #ccbb44 #66ccee #aa3377 #bbbbbb", phpal, " ")
     split("7 9 5 13 11", vpoint, " ")  # a variant's point: filled circle, triangle, square, diamond
+    split("6 8 4 12 10", vopen, " ")    # the same shapes open: a second kind of work of one step
     split("1 2 3 4 5", vdash, " ")      # and its dash: solid, dashed, dotted, dash-dot
     split("2 4 5", cubdash, " ")        # CUB's lines: dashed, dash-dot, dash-dot-dot
     if (catalogue != "")
@@ -257,7 +258,8 @@ function series(r,    key, base) {
     if (!(key in slabel)) {
         base = step_name(S[r]) (VAR[r] == "" ? "" : " " VAR[r]) (LOC[r] == "" ? "" : ", local sort " LOC[r])
         slabel[key] = base; sstep[key] = S[r]; svar[key] = VAR[r]; ssig[key] = signature(P[r])
-        if (++nsig[base] > 1)
+        ssub[key] = ++nsig[base] # 2, 3: the step's second, third kind of work (pairs after keys)
+        if (ssub[key] > 1)
             clash[base] = 1
     }
     return key
@@ -297,12 +299,13 @@ function sort_keys(a, n,    i, j, t) {
             t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
         }
 }
-function linestyle(k, prefix, flat,    c, st) { # gnuplot variables of the line of series k
-    c = kind(sstep[k])                         # (flat: a flat line, CUB's, without points)
+function linestyle(k, prefix, flat,    c, st, second) { # gnuplot variables of the line of series k
+    c = kind(sstep[k])                              # (flat: a flat line, CUB's, without points)
     st = variant_style(k)
+    second = ssub[k] > 1 # a step's second kind of work in one chart (pairs beside keys): dashed, open points
     return sprintf("%s_color = %s; %s_dash = %d; %s_point = %d; %s_width = %g; %s_psize = %g",
-                   prefix, q(colour_of(sstep[k])), prefix, c == "cub" ? cubdash[(cubrank[sstep[k]] - 1) % 3 + 1] : c == "copy" ? 3 : vdash[st],
-                   prefix, c == "step" ? vpoint[st] : c == "cub" && !flat ? 6 : 0,
+                   prefix, q(colour_of(sstep[k])), prefix, c == "cub" ? cubdash[(cubrank[sstep[k]] - 1) % 3 + 1] : c == "copy" ? 3 : second ? vdash[(st + ssub[k] - 2) % 5 + 2] : vdash[st],
+                   prefix, c == "step" ? (second ? vopen[st] : vpoint[st]) : c == "cub" && !flat ? 6 : 0,
                    prefix, c == "step" ? 2 : 3, prefix, c == "step" ? 0.9 : 0.8)
 }
 
