@@ -22,7 +22,8 @@ set tmargin 3.5
 set rmargin copy > 0 ? 10 : 3
 unset key
 if (copy > 0) {
-    set arrow from graph 0, first copy to graph 1, first copy nohead dashtype 2 linewidth 2 linecolor rgb 'black' front
+    # behind the bars' labels (opaque boxes below), so a label that reaches the line stays legible
+    set arrow from graph 0, first copy to graph 1, first copy nohead dashtype 2 linewidth 2 linecolor rgb 'black' back
     set label 2 copylabel at graph 0.01, first copy offset 0, 0.6 left front font f2
     set y2range [0:top / copy * 100]
     set y2tics 0, 20, 100 nomirror
@@ -33,7 +34,8 @@ if (nnotes > 0) {
     set label 1 notes at screen 0.012, character 0.85 * nnotes - 0.2 left font f3 noenhanced # its first line; the others below
 }
 set datafile missing '?'
+set style textbox opaque noborder margins 0.5, 0.3
 plot file using 1:3:(0.72):5 with boxes linecolor rgb variable, \
      '' using 1:4:(0.72):5 with boxes linecolor rgb variable fillstyle pattern 4 border, \
-     '' using 1:2:6 with labels offset 0, 0.7 noenhanced font f2, \
-     '' using 1:2:7 with labels offset 0, 1.9 noenhanced font f1
+     '' using 1:2:6 with labels boxed offset 0, 0.7 noenhanced font f2, \
+     '' using 1:2:7 with labels boxed offset 0, 1.9 noenhanced font f1
