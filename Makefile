@@ -19,7 +19,6 @@ endif
 
 empty :=
 space := $(empty) $(empty)
-comma := ,
 
 # ---- toolchain ------------------------------------------------------------
 NVCC ?= nvcc

@@ -76,8 +76,7 @@ enum {
     MERGE_PRINTED_CEIL = 1,      /* Figs 12.9, 12.11-12.12: ceil() of an integer division */
     MERGE_PRINTED_CONSUMED = 2,  /* Fig 12.13: A_consumed from full-tile lengths */
     MERGE_PRINTED_LOADER = 4,    /* Fig 12.16: reload from A_consumed, not from what was loaded */
-    MERGE_PRINTED_NOTE_SLIP = 8, /* a published fix of Fig 12.16 as written: B_loaded bounded by A_length */
-    MERGE_PRINTED_ALL = 15
+    MERGE_PRINTED_NOTE_SLIP = 8  /* a published fix of Fig 12.16 as written: B_loaded bounded by A_length */
 };
 
 /* One merge, in device memory: C[0, m+n) = the stable merge of sorted A[0, m)

@@ -153,23 +153,6 @@ static void parse(int argc, char **argv, run_opts *ro, const world *w)
 
 /* ---- one configuration: setup, the checked sort, the timed ones, the report -------- */
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Median, least and most of x[0, n), into a lab_timing. */
-static lab_timing timing_of(double *x, int n)
-{
-    lab_timing t = {0, 0, 0, n};
-    if (n > 0) {
-        qsort(x, (size_t)n, sizeof(double), cmp_double);
-        t.median_ms = x[n / 2], t.min_ms = x[0], t.max_ms = x[n - 1];
-    }
-    return t;
-}
-
 /* Each owned rank's device buffers against 2.25 x its share + 256 MiB. The
  * device memory it holds now (cudaMemGetInfo: NCCL's buffers too, and any
  * other process's on the same GPU), as x share, the largest into *peak.
@@ -262,9 +245,9 @@ static int run_config(ss_rank *R, int nlocal, const run_opts *ro, const ss_confi
     }
     fails = (int)world_all(w, fails, 0);
     if (fails == 0) {
-        f->total = timing_of(x, reps);
+        f->total = lab_timing_of(x, reps);
         for (int p = 0; p < 6; p++)
-            f->ph[p] = timing_of(x + (p + 1) * reps, reps).median_ms;
+            f->ph[p] = lab_timing_of(x + (p + 1) * reps, reps).median_ms;
     }
     free(in), free(x);
     return fails == 0;

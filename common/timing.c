@@ -10,9 +10,11 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static lab_timing summarize(double *ms, int n)
+lab_timing lab_timing_of(double *ms, int n)
 {
-    lab_timing t;
+    lab_timing t = {0, 0, 0, n};
+    if (n <= 0)
+        return t;
     qsort(ms, (size_t)n, sizeof *ms, cmp_double);
     t.median_ms = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
     t.min_ms = ms[0];
@@ -102,7 +104,7 @@ lab_timing lab_time_device_stable(lab_work_fn fn, void *ctx, int reps, double bu
         for (int i = b * reps; i < n; i++)
             spent += ms[i];
         memcpy(sorted, ms, sizeof(double) * (size_t)n);
-        t = summarize(sorted, n);
+        t = lab_timing_of(sorted, n);
         if (last_median > 0.0 && fabs(t.median_ms - last_median) < 0.01 * last_median)
             break;
         if (spent > budget_ms)

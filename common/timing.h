@@ -17,6 +17,10 @@ typedef struct {
     int reps;
 } lab_timing;
 
+/* The median (of the two middle ones when n is even), least and most of ms[0, n), which it
+ * sorts in place; all zero when n is 0. */
+lab_timing lab_timing_of(double *ms, int n);
+
 /* Runs fn twice to warm up, then batches of reps runs, each run between two
  * events, until the median moves by less than 1% between batches or about a
  * second of device time is spent. L2 is flushed before each timed run so small

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch12-merge/step6-merge-path/merge.cu by `make exercises` (sum 3568225657): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step6-merge-path` help. */
+/* Exercise made from solutions/ch12-merge/step6-merge-path/merge.cu by `make exercises` (sum 211580017): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step6-merge-path` help. */
 /* merge.cu - ch12 step 6 (beyond the book): step 5's exact tiles, with each
  * thread merging a fixed number of outputs in registers and each tile
  * leaving in 16-byte stores: the merge at CUB's speed.
@@ -67,12 +67,6 @@ __global__ void __launch_bounds__(MP_THREADS)
 
 /* ---- the launcher ------------------------------------------------------------ */
 
-/* 1 when p is 16-byte aligned (NULL is: nothing is stored through it). */
-static inline int aligned16(const void *p)
-{
-    return ((uintptr_t)p & 15) == 0;
-}
-
 static const void *merge_kernel_for(int has_values, int is_float)
 {
     if (has_values)
@@ -95,7 +89,7 @@ const char *merge_launch(const merge_args *a, const merge_params *p)
         why = merge_prepare(&merge_step_info, a, &shape, kernel, shared, &ntiles, &ws);
     if (why != NULL || ntiles == 0)
         return why;
-    const int m = (int)a->m, n = (int)a->n, vector_ok = aligned16(a->C) && aligned16(a->C_values);
+    const int m = (int)a->m, n = (int)a->n, vector_ok = mp_aligned16(a->C) && mp_aligned16(a->C_values);
     int *part = ws.tile_co_ranks;
 #ifndef MP_NO_PARTITION /* tests/bench/harness/mergepath's ladder: blocks search their own bounds (docs/ch12-merge.md) */
     partition_tiles<<<ceil_div((int64_t)ntiles + 1, 256), 256>>>(a->A, m, a->B, n, ntiles, part,

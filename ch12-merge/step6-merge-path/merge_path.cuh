@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch12-merge/step6-merge-path/merge_path.cuh by `make exercises` (sum 1936711118): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step6-merge-path` help. */
+/* Exercise made from solutions/ch12-merge/step6-merge-path/merge_path.cuh by `make exercises` (sum 3855519287): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step6-merge-path` help. */
 /* merge_path.cuh - ch12 step 6 (beyond the book): the merge path inside one
  * tile, in registers; the device helpers of this step's merge (merge.cu) and
  * of chapter 13's merge sort at CUB's speed (ch13 step 8 includes this file,
@@ -54,6 +54,12 @@ enum { MP_INT = 0, MP_FLOAT = 1, MP_UINT = 2 };
 static inline size_t mp_shared_bytes(int has_values)
 {
     return sizeof(int) * (size_t)MP_SLOTS * (has_values ? 2 : 1);
+}
+
+/* 1 when p is 16-byte aligned, as the vector stores need (NULL is: nothing is stored through it). */
+static inline int mp_aligned16(const void *p)
+{
+    return ((uintptr_t)p & 15) == 0;
 }
 
 /* b's key is strictly below a's. B goes before A only then: that is the

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step6-sorting-networks/sort.cu by `make exercises` (sum 336420114): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step6-sorting-networks` help. */
+/* Exercise made from solutions/ch13-sort/step6-sorting-networks/sort.cu by `make exercises` (sum 3437599210): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step6-sorting-networks` help. */
 /* sort.cu - ch13 step 6: fixed patterns of compare-and-swap instead of
  * data-dependent addresses (sorting networks).
  * Section 13.8 (no figure). --variant odd-even: odd-even transposition sort,
@@ -226,9 +226,11 @@ const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_
 
 /* ---- what ./run and the tests ask of this step ---------------------------- */
 
+static const char *const variants[] = {"bitonic", "odd-even", NULL};
+
 static const char *check(int64_t n, const sort_params *p)
 {
-    if (p->variant != NULL && p->variant[0] != '\0' && strcmp(p->variant, "bitonic") != 0 && !is_odd_even(p))
+    if (p->variant != NULL && p->variant[0] != '\0' && !lab_name_in(p->variant, variants))
         return "--variant must be bitonic or odd-even";
     if (is_odd_even(p) && n > ODD_EVEN_MAX)
         return "odd-even transposition sort does O(n^2) work in one block: n must be at most 4096 (use --variant "
@@ -264,8 +266,6 @@ static void describe(const sort_params *p, char *buf, size_t len)
 {
     snprintf(buf, len, "variant=%s block=%d tile=%d", p->variant, p->block, p->tile);
 }
-
-static const char *const variants[] = {"bitonic", "odd-even", NULL};
 
 const sort_step sort_step_info = {
     .defaults = {.block = 256, .tile = 2048, .variant = "bitonic"},

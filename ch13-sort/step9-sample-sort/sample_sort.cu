@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step9-sample-sort/sample_sort.cu by `make exercises` (sum 3400377020): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
+/* Exercise made from solutions/ch13-sort/step9-sample-sort/sample_sort.cu by `make exercises` (sum 1433995171): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
 /* sample_sort.cu - ch13 step 9: the sort leaves one GPU: the keys, spread
  * over G GPUs, are split at sampled splitters, exchanged over NCCL, and each
  * GPU sorts its bucket with step 7's radix sort.
@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "gen.h"
+#include "report.h"
 #include "sample_sort.h"
 #include "scan.h"
 #include "verify.cuh"
@@ -825,15 +826,16 @@ __global__ void gen_share_kernel(unsigned int *keys, unsigned int *values, int64
 
 void ss_generate(ss_rank *R, const ss_config *c, int dist, uint64_t seed)
 {
-    /* everything the sort writes is poisoned first (0xA5 bytes): stale keys cannot pass for results */
+    /* everything the sort writes is poisoned first (the lab's poison, LAB_POISON_BYTE, which the
+     * reports name): stale keys cannot pass for results. On comm_stream, so not lab_poison_device. */
     const size_t room = sizeof(unsigned int) * (size_t)R->cap, tail = sizeof(unsigned int) * (size_t)(R->cap - R->n);
     CUDA_CHECK(cudaSetDevice(R->device));
-    CUDA_CHECK(cudaMemsetAsync(R->part_k, 0xA5, room, R->comm_stream));
-    CUDA_CHECK(cudaMemsetAsync(R->keys + R->n, 0xA5, tail, R->comm_stream));
-    CUDA_CHECK(cudaMemsetAsync(R->sample_d, 0xA5, sizeof(unsigned int) * (size_t)c->G * c->S, R->comm_stream));
+    CUDA_CHECK(cudaMemsetAsync(R->part_k, LAB_POISON_BYTE, room, R->comm_stream));
+    CUDA_CHECK(cudaMemsetAsync(R->keys + R->n, LAB_POISON_BYTE, tail, R->comm_stream));
+    CUDA_CHECK(cudaMemsetAsync(R->sample_d, LAB_POISON_BYTE, sizeof(unsigned int) * (size_t)c->G * c->S, R->comm_stream));
     if (c->with_values) {
-        CUDA_CHECK(cudaMemsetAsync(R->part_v, 0xA5, room, R->comm_stream));
-        CUDA_CHECK(cudaMemsetAsync(R->values + R->n, 0xA5, tail, R->comm_stream));
+        CUDA_CHECK(cudaMemsetAsync(R->part_v, LAB_POISON_BYTE, room, R->comm_stream));
+        CUDA_CHECK(cudaMemsetAsync(R->values + R->n, LAB_POISON_BYTE, tail, R->comm_stream));
     }
     if (R->n > 0) {
         gen_share_kernel<<<2048, 256, 0, R->comm_stream>>>(R->keys, c->with_values ? R->values : NULL, R->n, R->start,

@@ -22,7 +22,7 @@ bash tests/tools/run-suites.sh suites build/tests/common "${tests_sol[@]}" >"$ou
 bash tests/tools/run-suites.sh exercises "${tests_ex[@]}" >"$out/exercises.log" 2>&1; re=$?
 bash tests/tools/mutants.sh "${muts[@]}" >"$out/mutants.log" 2>&1; rm=$?
 for s in "${sol[@]}"; do echo "\$ build/$s/run"; "build/$s/run"; done >"$out/runs.log" 2>&1
-if [ "${SANITIZE:-1}" = 1 ]; then bash tests/sanitize.sh "${sol[@]}" >"$out/sanitize.log" 2>&1; rz=$?; else rz=skipped; fi
+if [ "${SANITIZE:-1}" = 1 ]; then bash tests/tools/sanitize.sh "${sol[@]}" >"$out/sanitize.log" 2>&1; rz=$?; else rz=skipped; fi
 echo "== suites (exit $rs)"; grep -E 'Synthesis|Skipped|passed|!!' "$out/suites.log"
 echo "== exercises (exit $re)"; cat "$out/exercises.log"
 echo "== wrong variants (exit $rm)"; cat "$out/mutants.log"

@@ -66,12 +66,6 @@ __global__ void __launch_bounds__(MP_THREADS)
 
 /* ---- the launcher ------------------------------------------------------------ */
 
-/* 1 when p is 16-byte aligned (NULL is: nothing is stored through it). */
-static inline int aligned16(const void *p)
-{
-    return ((uintptr_t)p & 15) == 0;
-}
-
 static const void *merge_kernel_for(int has_values, int is_float)
 {
     if (has_values)
@@ -94,7 +88,7 @@ const char *merge_launch(const merge_args *a, const merge_params *p)
         why = merge_prepare(&merge_step_info, a, &shape, kernel, shared, &ntiles, &ws);
     if (why != NULL || ntiles == 0)
         return why;
-    const int m = (int)a->m, n = (int)a->n, vector_ok = aligned16(a->C) && aligned16(a->C_values);
+    const int m = (int)a->m, n = (int)a->n, vector_ok = mp_aligned16(a->C) && mp_aligned16(a->C_values);
     int *part = ws.tile_co_ranks;
 #ifndef MP_NO_PARTITION /* tests/bench/harness/mergepath's ladder: blocks search their own bounds (docs/ch12-merge.md) */
     partition_tiles<<<ceil_div((int64_t)ntiles + 1, 256), 256>>>(a->A, m, a->B, n, ntiles, part,

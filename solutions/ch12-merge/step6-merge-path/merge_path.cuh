@@ -55,6 +55,12 @@ static inline size_t mp_shared_bytes(int has_values)
     return sizeof(int) * (size_t)MP_SLOTS * (has_values ? 2 : 1);
 }
 
+/* 1 when p is 16-byte aligned, as the vector stores need (NULL is: nothing is stored through it). */
+static inline int mp_aligned16(const void *p)
+{
+    return ((uintptr_t)p & 15) == 0;
+}
+
 /* b's key is strictly below a's. B goes before A only then: that is the
  * whole of stability. */
 static __device__ __forceinline__ int key_less(int b, int a, const int key_type)

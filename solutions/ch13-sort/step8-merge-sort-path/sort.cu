@@ -193,18 +193,13 @@ static inline size_t block_sort_shared_bytes(int has_values)
     return sizeof(int) * (size_t)MP_SLOTS * (has_values ? 2 : 1);
 }
 
-static inline int aligned16(const void *p)
-{
-    return ((uintptr_t)p & 15) == 0;
-}
-
 /* Pass 0 sorts the tiles; pass w > 0 merges runs of MP_TILE * 2^(w-1) keys in pairs. */
 static const char *merge_sort_path_pass(const sort_pass *pass, const sort_ws *ws, const sort_params *p)
 {
     (void)p;
     const int n = (int)pass->n, ntiles = (int)((pass->n + MP_TILE - 1) / MP_TILE);
     const int has_values = pass->values_in != NULL;
-    const int vector_ok = aligned16(pass->keys_out) && aligned16(pass->values_out);
+    const int vector_ok = mp_aligned16(pass->keys_out) && mp_aligned16(pass->values_out);
     if (pass->index == 0) {
         if (has_values)
             block_sort_pairs<<<ntiles, MP_THREADS, block_sort_shared_bytes(1)>>>(
