@@ -81,28 +81,21 @@ EX_STEPS := $(patsubst %/,%,$(sort $(dir $(wildcard $(CHAPTERS:%=%/step*/*.cu)))
 ALL_STEPS := $(SOL_STEPS) $(EX_STEPS)
 HAVE_SOLUTIONS := $(if $(SOL_STEPS),yes,)
 
-COMMON_SRC := $(filter-out %_driver.c,$(wildcard common/*.c))
-COMMON_OBJ := $(COMMON_SRC:%.c=build/%.o)
-COMMON_TOBJ := $(COMMON_SRC:%.c=build/%.test.o)
+# The lab's core (common/*.c, *.cu: it knows no chapter) goes into every ./run and test; each
+# chapter's wing (common/<chapter>/*.c, its driver aside) into that chapter's steps.
+CORE_SRC := $(filter-out %_driver.c,$(wildcard common/*.c common/*.cu))
+CORE_OBJ := $(patsubst %,build/%.o,$(basename $(CORE_SRC)))
+CORE_TOBJ := $(patsubst %.c,build/%.test.o,$(filter %.c,$(CORE_SRC))) $(patsubst %.cu,build/%.o,$(filter %.cu,$(CORE_SRC)))
+wing_obj = $(patsubst %.c,build/%.o,$(filter-out %_driver.c,$(wildcard $(1:%=common/%/*.c))))
+wing_tobj = $(patsubst %.c,build/%.test.o,$(filter-out %_driver.c,$(wildcard $(1:%=common/%/*.c))))
 
-# A step that uses an earlier step's code includes it from that step's folder: the solution's
-# where solutions/ is there, the student's own in a handout (make handout).
+# A step that builds on another step names it in its own Makefile (`LAB_USES := ch12-merge/step1-co-rank`)
+# and includes that step's header by name: the solution's copy where solutions/ is there, the
+# student's own in a handout (make handout). The used step's chapter wing comes with it.
 shared_step = $(if $(wildcard solutions/$(1)),solutions/$(1),$(1))
-# Per chapter: INC_<ch> (include paths), TESTDEFS_<ch> (defines of the test build),
-# OBJ_<ch> (objects from common/*.cu linked into the chapter's steps).
-# Chapter 10: step 4's block_tree.cuh serves step 5; step 6's listing.cuh (the listing's kernel)
-# steps 7-8; step 7's warp_sync.cuh step 8.
-INC_ch10-reduction := $(foreach s,step4-segmented step6-warp-volatile step7-warp-sync,-I$(call shared_step,ch10-reduction/$(s)))
-# Chapter 12: Fig 12.5's co_rank is written in step 1 and used by steps 2-5; the tiled kernel's
-# block span and tile share (Figs 12.11-12.13) are written in step 3 and used by steps 4 and 5.
-INC_ch12-merge := -I$(call shared_step,ch12-merge/step1-co-rank) -I$(call shared_step,ch12-merge/step3-tiled)
+uses_of = $(shell sed -n 's/^LAB_USES *:= *//p' $(1)/Makefile 2>/dev/null)
+# The tests of chapter 12 build with tagged keys (merge.h: MERGE_KEY).
 TESTDEFS_ch12-merge := -DLAB_TAGGED_KEYS
-# Chapter 13: step 5's merge passes include chapter 12's co_rank.h, step 8's chapter 12 step 6's
-# merge_path.cuh; step 3 includes step 2's local split (radix_split.cuh); step 9 sorts locally with
-# step 7 (onesweep.cuh); every step links the device scan.
-INC_ch13-sort := -I$(call shared_step,ch12-merge/step1-co-rank) -I$(call shared_step,ch13-sort/step2-radix-local) \
-	-I$(call shared_step,ch13-sort/step7-onesweep) -I$(call shared_step,ch12-merge/step6-merge-path)
-OBJ_ch13-sort := build/common/scan.o
 # Per kernel file name: LIBS_<kernel> (libraries its ./run and tests link) and DRIVER_FLAGS_<kernel>
 # (how its driver is compiled).
 # MPI, where mpicc is there (Open MPI's -showme, MPICH's -compile_info/-link_info): the multi-GPU
@@ -124,19 +117,22 @@ stepnum_of = $(patsubst step%,%,$(firstword $(subst -, ,$(notdir $(1)))))
 
 # ---- per-step rules -------------------------------------------------------
 # $(1): a step folder, e.g. ch12-merge/step3-tiled or solutions/ch12-merge/step3-tiled.
-# Its ./run is the chapter's driver (common/<kernel>_driver.c) linked with the step's kernel
-# file; its test binary is the chapter's suite (tests/<chapter>/<kernel>.c) plus the step's own
-# tests, when it has some (tests/<chapter>/<step folder name>.c).
+# Its ./run is the chapter's driver (common/<chapter>/<kernel>_driver.c) linked with the step's
+# kernel file, the core and the wings of its chapter and of the steps it uses; its test binary is
+# the chapter's suite (tests/<chapter>/<kernel>.c) plus the step's own tests, when it has some
+# (tests/<chapter>/<step folder name>.c).
 define STEP_RULES
 $(1)_CH := $(call chapter_of,$(1))
 $(1)_K := $(call kernel_of,$(1))
+$(1)_USES := $(call uses_of,$(1))
+$(1)_WINGS := $$(sort $$($(1)_CH) $$(foreach u,$$($(1)_USES),$$(call chapter_of,$$(u))))
 $(1)_SRC := $(wildcard $(1)/*.cu $(1)/*.cuh $(1)/*.h $(1)/*.c)
-$(1)_INC := -I$(1) $$(INC_$$($(1)_CH))
+$(1)_INC := -I$(1) $$(foreach u,$$($(1)_USES),-I$$(call shared_step,$$(u))) $$($(1)_WINGS:%=-Icommon/%)
 $(1)_XTEST := $$(wildcard tests/$$($(1)_CH)/$(notdir $(1)).c)
 $(1)_HOST := $$(patsubst $(1)/%.c,%,$$(wildcard $(1)/*.c))
-$(1)_OBJ := build/$(1)/$$($(1)_K).o build/$(1)/step.o $$($(1)_HOST:%=build/$(1)/%.host.o) $$(OBJ_$$($(1)_CH))
+$(1)_OBJ := build/$(1)/$$($(1)_K).o build/$(1)/step.o $$($(1)_HOST:%=build/$(1)/%.host.o) $$(call wing_obj,$$($(1)_WINGS))
 $(1)_TOBJ := build/$(1)/$$($(1)_K).test.o build/$(1)/step.o $$($(1)_HOST:%=build/$(1)/%.host.test.o) \
-	$$(OBJ_$$($(1)_CH)) $$(if $$($(1)_XTEST),build/$(1)/xtest.o)
+	$$(call wing_tobj,$$($(1)_WINGS)) $$(if $$($(1)_XTEST),build/$(1)/xtest.o)
 
 build/$(1)/$$($(1)_K).o: $(1)/$$($(1)_K).cu $(ARCH_STAMP) | build/$(1)/
 	$$(call say,NVCC,$(1))
@@ -162,10 +158,10 @@ build/$(1)/step.o: build/$(1)/step.c
 	$$(Q)$$(CC) $$(CFLAGS) -c $$< -o $$@
 
 # The chapter's driver (main) is compiled per step: it may include the step's headers.
-build/$(1)/driver.o: common/$$($(1)_K)_driver.c | build/$(1)/
+build/$(1)/driver.o: common/$$($(1)_CH)/$$($(1)_K)_driver.c | build/$(1)/
 	$$(Q)$$(CC) $$(CFLAGS) $$($(1)_INC) $$(DRIVER_FLAGS_$$($(1)_K)) -c $$< -o $$@
 
-build/$(1)/run: build/$(1)/driver.o $$($(1)_OBJ) $$(COMMON_OBJ)
+build/$(1)/run: build/$(1)/driver.o $$($(1)_OBJ) $$(CORE_OBJ)
 	$$(call say,LINK,$$@)
 	$$(Q)$$(NVCC) $$^ $$(LDFLAGS_CUDA) $$(LIBS_$$($(1)_K)) -o $$@
 
@@ -175,7 +171,7 @@ build/$(1)/test.o: tests/$$($(1)_CH)/$$($(1)_K).c $$(CRIT_STAMP) | build/$(1)/
 build/$(1)/xtest.o: $$($(1)_XTEST) $$(CRIT_STAMP) | build/$(1)/
 	$$(Q)$$(CC) $$(TEST_CFLAGS) $$(CRIT_CFLAGS) $$($(1)_INC) $$(TESTDEFS_$$($(1)_CH)) -c $$< -o $$@
 
-build/$(1)/test: build/$(1)/test.o $$($(1)_TOBJ) $$(COMMON_TOBJ) build/tests/lab_test.o
+build/$(1)/test: build/$(1)/test.o $$($(1)_TOBJ) $$(CORE_TOBJ) build/tests/lab_test.o
 	$$(call say,LINK,$$@)
 	$$(Q)$$(NVCC) $$^ $$(LDFLAGS_TEST) $$(LIBS_$$($(1)_K)) $$(CRIT_LIBS) -o $$@
 
@@ -190,12 +186,13 @@ $(foreach s,$(ALL_STEPS),$(eval $(call STEP_RULES,$(s))))
 build/%/:
 	@mkdir -p $@
 
+# a wing's files see their own headers (-Icommon/<chapter>) and the core's (-Icommon)
 build/common/%.o: common/%.c | build/common/
 	$(call say,CC,$<)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(CFLAGS) -I$(<D) -c $< -o $@
 
 build/common/%.test.o: common/%.c | build/common/
-	$(Q)$(CC) $(TEST_CFLAGS) -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(CC) $(TEST_CFLAGS) -I$(<D) -c $< -o $@
 
 build/common/%.o: common/%.cu $(ARCH_STAMP) | build/common/
 	$(call say,NVCC,$<)
@@ -210,7 +207,7 @@ build/tests/nostep.c: tests/tools/step-info.sh | build/tests/
 build/tests/nostep.o: build/tests/nostep.c
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-build/tests/common: build/tests/common.o build/tests/lab_test.o $(COMMON_TOBJ) build/tests/nostep.o
+build/tests/common: build/tests/common.o build/tests/lab_test.o $(CORE_TOBJ) build/tests/nostep.o
 	$(call say,LINK,$@)
 	$(Q)$(NVCC) $^ $(LDFLAGS_TEST) $(CRIT_LIBS) -o $@
 
@@ -301,7 +298,7 @@ exercises-check:
 
 # Wrong variants the suites must catch: each is a sed script over a solution step.
 MUTANTS := $(sort $(wildcard tests/mutants/*/*.sed))
-mutants: $(CRIT_STAMP) $(COMMON_TOBJ) build/tests/lab_test.o
+mutants: $(CRIT_STAMP) $(CORE_TOBJ) build/tests/lab_test.o
 	$(need_solutions)
 	@bash tests/tools/mutants.sh $(MUTANTS)
 

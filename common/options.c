@@ -1,31 +1,10 @@
 /* options.c - ./run's option parser: every value checked before the GPU is looked for. */
 #include "options.h"
+#include "step.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <string.h>
-
-lab_opts lab_opts_defaults(void)
-{
-    lab_opts o;
-    memset(&o, 0, sizeof o);
-    o.size = (int64_t)1 << 24;
-    o.sizes[0] = o.size;
-    o.m = -1;
-    o.seed = 2024;
-    o.dist = "uniform";
-    o.block = 256;
-    o.tile = 1024;
-    o.coarsen = 8;
-    o.radix_bits = 4;
-    o.op = "sum";
-    o.type = "int";
-    o.variant = "";
-    o.local = "";
-    o.gpus = 1;
-    o.reps = 20;
-    return o;
-}
 
 static int reason(char *why, size_t len, const char *fmt, const char *s)
 {
@@ -144,61 +123,69 @@ const char *lab_names_text(const char *const *list, char *buf, size_t len)
     return buf;
 }
 
-/* ---- --help: only this step's options, with the defaults it starts from ---- */
-
-static void usage(const lab_opts *o, const lab_opt_spec *spec, const char *step)
+int lab_name_index(const char *name, const char *const *list)
 {
-    const unsigned has = spec->options;
-    char names[256];
+    for (int i = 0; list != NULL && list[i] != NULL; i++)
+        if (strcmp(name, list[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* ---- --help: the step's options, each with the default it starts from ---- */
+
+static void print_default(const lab_opt *o)
+{
+    switch (o->kind) {
+    case LAB_ARG_INT:
+        printf(" (default %d)", *(const int *)o->at);
+        break;
+    case LAB_ARG_SIZE:
+        printf(" (default %lld)", (long long)*(const int64_t *)o->at);
+        break;
+    case LAB_ARG_NAME: {
+        const char *v = *(const char *const *)o->at;
+        printf(" (default %s)", v != NULL && v[0] != '\0' ? v : "each in turn");
+        break;
+    }
+    case LAB_ARG_FLAG:
+        break;
+    }
+}
+
+static void usage(const lab_cli *cli, const lab_opt *opts, int nopts, const lab_run *run)
+{
+    char names[256], left[64];
     printf("usage: ./run [options]    (step: %s)\n"
            "Runs the step on a fresh random input, checks every output element against the\n"
            "CPU reference, prints PASS/FAIL, the median kernel time and the effective\n"
            "bandwidth. Exit status: 0 PASS, 1 FAIL, 2 bad usage, 3 no GPU, 4 CUDA error.\n\n",
-           step);
-    if (spec->about != NULL && spec->about[0] != '\0')
-        printf("%s\n", spec->about);
+           cli->step);
+    if (cli->about != NULL && cli->about[0] != '\0')
+        printf("%s\n", cli->about);
     printf("  -n, --size N     elements (2^24, 16M, 3k and plain numbers); a list 1000,2^20 or a\n"
            "                   sweep 2^10:2^20 (powers of two) runs each in turn (default %lld)\n",
-           (long long)o->size);
-    printf("  --seed S         random seed, printed with every result (default %llu)\n", (unsigned long long)o->seed);
-    if (has & LAB_OPT_M)
-        printf("  --m M            elements of A (default: half of -n)\n");
-    if (has & LAB_OPT_DIST)
-        printf("  --dist D         input distribution: %s (default %s)\n", lab_names_text(spec->dists, names, sizeof names), o->dist);
-    if (has & LAB_OPT_TYPE)
-        printf("  --type T         element type: %s (default %s)\n", lab_names_text(spec->types, names, sizeof names), o->type);
-    if (has & LAB_OPT_OP)
-        printf("  --op OP          operator: %s (default %s)\n", lab_names_text(spec->ops, names, sizeof names), o->op);
-    if (has & LAB_OPT_BLOCK)
-        printf("  --block B        threads per block, 1 to 1024 (default %d)\n", o->block);
-    if (has & LAB_OPT_GRID)
-        printf("  --grid G         blocks, 0 = derived from the size (default %d)\n", o->grid);
-    if (has & LAB_OPT_TILE)
-        printf("  --tile T         elements per shared-memory tile (default %d)\n", o->tile);
-    if (has & LAB_OPT_COARSEN)
-        printf("  --coarsen C      elements per thread (default %d)\n", o->coarsen);
-    if (has & LAB_OPT_BITS)
-        printf("  --bits R         radix digit width in bits, 1 to %d (default %d)\n", spec->max_bits, o->radix_bits);
-    if (has & LAB_OPT_VARIANT)
-        printf("  --variant V      %s (default %s)\n", lab_names_text(spec->variants, names, sizeof names),
-               o->variant[0] != '\0' ? o->variant : "each in turn");
-    if (has & LAB_OPT_KEYS_ONLY)
-        printf("  --keys-only      sort keys without values\n");
-    if (has & LAB_OPT_GPUS)
-        printf("  --gpus G         GPUs driven by this one process (default %d)\n", o->gpus);
-    if (has & LAB_OPT_LOCAL)
-        printf("  --local L        the local sort: %s (default %s)\n", lab_names_text(spec->locals, names, sizeof names), o->local);
-    if (has & LAB_OPT_PRINTED)
-        printf("  --printed        run the code exactly as printed (known bugs; see docs/errata.md)\n");
-    if (has & LAB_OPT_EXAMPLE)
-        printf("  --example        replay the book's worked example with a trace\n");
-    if (has & LAB_OPT_ANALYZE)
-        printf("  --analyze        instrumented counts beside the book's analysis\n");
-    printf("  --reps R         timed repetitions, median reported (default %d)\n"
+           (long long)cli->default_n);
+    printf("  --seed S         random seed, a whole number, printed with every result (default %llu)\n",
+           (unsigned long long)run->seed);
+    for (int i = 0; i < nopts; i++) {
+        const lab_opt *o = &opts[i];
+        if (o->at == NULL)
+            continue;
+        snprintf(left, sizeof left, "%s%s%s", o->name, o->kind == LAB_ARG_FLAG ? "" : " ",
+                 o->kind == LAB_ARG_FLAG ? "" : o->metavar != NULL ? o->metavar : "X");
+        printf("  %-16s %s", left, o->help != NULL ? o->help : "");
+        if (o->kind == LAB_ARG_NAME)
+            printf(": %s", lab_names_text(o->names, names, sizeof names));
+        else if (o->kind == LAB_ARG_INT && o->hi > 0)
+            printf(", %lld to %lld", (long long)o->lo, (long long)o->hi);
+        print_default(o);
+        printf("\n");
+    }
+    printf("  --reps R         timed runs; the median, least and most are reported (default %d)\n"
            "  --csv            one machine-readable line per run\n"
            "  -q, --quiet      no per-element mismatch lines\n"
            "  -h, --help       this text\n",
-           o->reps);
+           run->reps);
 }
 
 /* ---- parsing ---------------------------------------------------------------- */
@@ -211,16 +198,19 @@ static void bad(const char *step, const char *fmt, const char *a, const char *b)
     exit(LAB_EXIT_USAGE);
 }
 
-/* A whole number lo..hi for opt (hi 0: no upper limit). */
-static int need_int(const char *step, const char *opt, const char *arg, int64_t lo, int64_t hi)
+/* A whole number lo..hi (hi 0: no upper limit) for opt, in the size syntax
+ * (2^10, 4k); a value that is not one says so in the option's own words. */
+static int64_t need_number(const char *step, const char *opt, const char *arg, int64_t lo, int64_t hi)
 {
     int64_t v = 0;
     char why[160], range[96];
-    if (arg[0] == '-' && isdigit((unsigned char)arg[1])) {
+    if (arg[0] == '-' && isdigit((unsigned char)arg[1]))
         snprintf(why, sizeof why, "'%s' is negative", arg);
-    } else if (lab_parse_size(arg, &v, why, sizeof why) == 0) {
+    else if (!isdigit((unsigned char)arg[0]))
+        snprintf(why, sizeof why, "'%s' is not a whole number", arg);
+    else if (lab_parse_size(arg, &v, why, sizeof why) == 0) {
         if (v >= lo && (hi == 0 || v <= hi))
-            return (int)v;
+            return v;
         snprintf(why, sizeof why, "%lld is out of range", (long long)v);
     }
     if (hi == 0)
@@ -231,115 +221,118 @@ static int need_int(const char *step, const char *opt, const char *arg, int64_t 
     exit(LAB_EXIT_USAGE);
 }
 
-static const char *need_name(const char *step, const char *opt, const char *arg, const char *const *list)
+static void parse_n(const lab_cli *cli, const char *arg, lab_run *run)
 {
-    char names[256];
-    if (!lab_name_in(arg, list)) {
-        fprintf(stderr, "%s: %s '%s' is not one of: %s (./run --help lists this step's options)\n", step, opt, arg,
-                lab_names_text(list, names, sizeof names));
-        exit(LAB_EXIT_USAGE);
-    }
-    return arg;
+    char why[200];
+    run->nsizes = lab_parse_sizes(arg, run->sizes, LAB_MAX_SIZES, why, sizeof why);
+    if (run->nsizes < 1)
+        bad(cli->step, "-n: %s%s", why, "");
+    for (int s = 0; s < run->nsizes; s++)
+        if (cli->max_n > 0 && run->sizes[s] > cli->max_n) {
+            fprintf(stderr, "%s: -n: %lld is above this step's largest size, %lld%s%s (./run --help)\n", cli->step,
+                    (long long)run->sizes[s], (long long)cli->max_n, cli->max_n_why != NULL ? ": " : "",
+                    cli->max_n_why != NULL ? cli->max_n_why : "");
+            exit(LAB_EXIT_USAGE);
+        }
+    run->given_n = 1;
 }
 
-/* The options a step may refuse, by name: for "this step does not take --x". */
-static const struct {
-    const char *name;
-    unsigned bit;
-    int takes_value;
-} known[] = {
-    {"--m", LAB_OPT_M, 1},           {"--dist", LAB_OPT_DIST, 1},       {"--block", LAB_OPT_BLOCK, 1},
-    {"--grid", LAB_OPT_GRID, 1},     {"--tile", LAB_OPT_TILE, 1},       {"--coarsen", LAB_OPT_COARSEN, 1},
-    {"--bits", LAB_OPT_BITS, 1},     {"--op", LAB_OPT_OP, 1},           {"--type", LAB_OPT_TYPE, 1},
-    {"--variant", LAB_OPT_VARIANT, 1}, {"--printed", LAB_OPT_PRINTED, 0}, {"--example", LAB_OPT_EXAMPLE, 0},
-    {"--analyze", LAB_OPT_ANALYZE, 0}, {"--keys-only", LAB_OPT_KEYS_ONLY, 0}, {"--gpus", LAB_OPT_GPUS, 1},
-    {"--local", LAB_OPT_LOCAL, 1},
-};
-
-void lab_parse_opts(int argc, char **argv, lab_opts *o, const lab_opt_spec *spec, const char *step)
+static void parse_seed(const lab_cli *cli, const char *arg, lab_run *run)
 {
-    const int64_t max_n = spec->max_n > 0 ? spec->max_n : INT64_MAX;
-    char why[200];
+    char *end = NULL;
+    errno = 0;
+    const unsigned long long v = strtoull(arg, &end, 10);
+    if (!isdigit((unsigned char)arg[0]) || *end != '\0' || errno != 0) {
+        fprintf(stderr, "%s: --seed takes a whole number from 0 to %llu: '%s' is not one (./run --help)\n", cli->step,
+                (unsigned long long)UINT64_MAX, arg);
+        exit(LAB_EXIT_USAGE);
+    }
+    run->seed = (uint64_t)v;
+}
+
+/* A declared option's value into its place. */
+static void take_value(const char *step, const lab_opt *o, const char *arg)
+{
+    char names[256];
+    switch (o->kind) {
+    case LAB_ARG_INT:
+        *(int *)o->at = (int)need_number(step, o->name, arg, o->lo, o->hi > 0 ? o->hi : INT32_MAX);
+        break;
+    case LAB_ARG_SIZE:
+        *(int64_t *)o->at = need_number(step, o->name, arg, o->lo, o->hi);
+        break;
+    case LAB_ARG_NAME:
+        if (!lab_name_in(arg, o->names)) {
+            fprintf(stderr, "%s: %s '%s' is not one of: %s (./run --help lists this step's options)\n", step, o->name,
+                    arg, lab_names_text(o->names, names, sizeof names));
+            exit(LAB_EXIT_USAGE);
+        }
+        *(const char **)o->at = arg;
+        break;
+    case LAB_ARG_FLAG:
+        *(int *)o->at = 1;
+        break;
+    }
+}
+
+void lab_parse(int argc, char **argv, const lab_cli *cli, const lab_opt *opts, int nopts, lab_run *run)
+{
+    memset(run, 0, sizeof *run);
+    run->seed = 2024;
+    run->reps = cli->default_reps > 0 ? cli->default_reps : 20;
     for (int a = 1; a < argc; a++) {
         const char *opt = argv[a];
         if (strcmp(opt, "-h") == 0 || strcmp(opt, "--help") == 0) {
-            usage(o, spec, step);
+            usage(cli, opts, nopts, run);
             exit(LAB_EXIT_PASS);
         }
-        unsigned bit = 0;
-        int takes_value = strcmp(opt, "-n") == 0 || strcmp(opt, "--size") == 0 || strcmp(opt, "--seed") == 0 ||
-                          strcmp(opt, "--reps") == 0;
-        int is_known = takes_value || strcmp(opt, "--csv") == 0 || strcmp(opt, "-q") == 0 || strcmp(opt, "--quiet") == 0;
-        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
-            if (strcmp(opt, known[k].name) == 0)
-                bit = known[k].bit, takes_value = known[k].takes_value, is_known = 1;
-        if (!is_known)
-            bad(step, "unknown option '%s'%s", opt, "");
-        if (bit != 0 && !(spec->options & bit))
-            bad(step, "this step does not take %s%s", opt, "");
-        const char *arg = NULL;
-        if (takes_value) {
-            if (a + 1 >= argc)
-                bad(step, "%s needs a value%s", opt, "");
-            arg = argv[++a];
+        if (strcmp(opt, "--csv") == 0) {
+            run->csv = 1;
+            continue;
         }
-        if (strcmp(opt, "-n") == 0 || strcmp(opt, "--size") == 0) {
-            o->nsizes = lab_parse_sizes(arg, o->sizes, LAB_MAX_SIZES, why, sizeof why);
-            if (o->nsizes < 1)
-                bad(step, "-n: %s%s", why, "");
-            for (int s = 0; s < o->nsizes; s++)
-                if (o->sizes[s] > max_n) {
-                    fprintf(stderr, "%s: -n: %lld is above this step's largest size, %lld (./run --help)\n", step,
-                            (long long)o->sizes[s], (long long)max_n);
-                    exit(LAB_EXIT_USAGE);
-                }
-            o->size = o->sizes[0];
-        } else if (strcmp(opt, "--seed") == 0) {
-            int64_t v = 0;
-            if (lab_parse_size(arg, &v, why, sizeof why) != 0)
-                bad(step, "--seed: %s%s", why, "");
-            o->seed = (uint64_t)v;
-        } else if (strcmp(opt, "--reps") == 0) {
-            o->reps = need_int(step, opt, arg, 1, 1000000);
-        } else if (strcmp(opt, "--csv") == 0) {
-            o->csv = 1;
-        } else if (strcmp(opt, "-q") == 0 || strcmp(opt, "--quiet") == 0) {
-            o->quiet = 1;
-        } else if (bit == LAB_OPT_M) {
-            int64_t v = 0;
-            if (lab_parse_size(arg, &v, why, sizeof why) != 0)
-                bad(step, "--m: %s%s", why, "");
-            o->m = v;
-        } else if (bit == LAB_OPT_DIST) {
-            o->dist = need_name(step, opt, arg, spec->dists);
-        } else if (bit == LAB_OPT_TYPE) {
-            o->type = need_name(step, opt, arg, spec->types);
-        } else if (bit == LAB_OPT_OP) {
-            o->op = need_name(step, opt, arg, spec->ops);
-        } else if (bit == LAB_OPT_VARIANT) {
-            o->variant = need_name(step, opt, arg, spec->variants);
-        } else if (bit == LAB_OPT_LOCAL) {
-            o->local = need_name(step, opt, arg, spec->locals);
-        } else if (bit == LAB_OPT_BLOCK) {
-            o->block = need_int(step, opt, arg, 1, 1024);
-        } else if (bit == LAB_OPT_GRID) {
-            o->grid = need_int(step, opt, arg, 0, 2147483647LL);
-        } else if (bit == LAB_OPT_TILE) {
-            o->tile = need_int(step, opt, arg, 1, 1 << 24);
-        } else if (bit == LAB_OPT_COARSEN) {
-            o->coarsen = need_int(step, opt, arg, 1, spec->max_coarsen > 0 ? spec->max_coarsen : 1 << 20);
-        } else if (bit == LAB_OPT_BITS) {
-            o->radix_bits = need_int(step, opt, arg, 1, spec->max_bits > 0 ? spec->max_bits : 32);
-        } else if (bit == LAB_OPT_GPUS) {
-            o->gpus = need_int(step, opt, arg, 1, 1024);
-        } else if (bit == LAB_OPT_PRINTED) {
-            o->printed = 1;
-        } else if (bit == LAB_OPT_EXAMPLE) {
-            o->example = 1;
-        } else if (bit == LAB_OPT_ANALYZE) {
-            o->analyze = 1;
-        } else if (bit == LAB_OPT_KEYS_ONLY) {
-            o->keys_only = 1;
+        if (strcmp(opt, "-q") == 0 || strcmp(opt, "--quiet") == 0) {
+            run->quiet = 1;
+            continue;
         }
+        const lab_opt *o = NULL;
+        for (int i = 0; i < nopts && o == NULL; i++)
+            if (strcmp(opt, opts[i].name) == 0)
+                o = &opts[i];
+        const int core = strcmp(opt, "-n") == 0 || strcmp(opt, "--size") == 0 || strcmp(opt, "--seed") == 0 ||
+                         strcmp(opt, "--reps") == 0;
+        if (!core && o == NULL)
+            bad(cli->step, "unknown option '%s'%s", opt, "");
+        if (o != NULL && o->at == NULL)
+            bad(cli->step, "this step does not take %s%s", opt, "");
+        if (o != NULL && o->kind == LAB_ARG_FLAG) {
+            take_value(cli->step, o, NULL);
+            continue;
+        }
+        if (a + 1 >= argc)
+            bad(cli->step, "%s needs a value%s", opt, "");
+        const char *arg = argv[++a];
+        if (o != NULL)
+            take_value(cli->step, o, arg);
+        else if (strcmp(opt, "--seed") == 0)
+            parse_seed(cli, arg, run);
+        else if (strcmp(opt, "--reps") == 0)
+            run->reps = (int)need_number(cli->step, opt, arg, 1, 1000000);
+        else
+            parse_n(cli, arg, run);
     }
+    if (run->nsizes == 0)
+        run->sizes[0] = cli->default_n, run->nsizes = 1;
+}
+
+/* Defined in each step's generated step.c; weak for the bench tools, which have none. */
+extern const char *const lab_step_name __attribute__((weak));
+
+void lab_parse_step(int argc, char **argv, const lab_step *step, const char *chapter_help, int default_reps,
+                    const lab_opt *opts, int nopts, lab_run *run)
+{
+    char about[4096];
+    snprintf(about, sizeof about, "%s%s", step->about != NULL ? step->about : "",
+             chapter_help != NULL ? chapter_help : "");
+    const lab_cli cli = {&lab_step_name != NULL ? lab_step_name : "./run", about, step->default_n, step->max_n, step->max_n_why, default_reps};
+    lab_parse(argc, argv, &cli, opts, nopts, run);
 }

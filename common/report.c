@@ -49,7 +49,7 @@ lab_mismatch lab_compare_u32(const uint32_t *got, const uint32_t *want, int64_t 
     return mm;
 }
 
-void lab_print_result(const lab_opts *o, const lab_result *r)
+void lab_print_result(const lab_run *o, const lab_result *r)
 {
     const double s = r->time.median_ms * 1e-3;
     const double gbs = s > 0.0 ? r->bytes / s * 1e-9 : 0.0;

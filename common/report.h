@@ -42,7 +42,7 @@ typedef struct {
 
 /* PASS/FAIL line, the median time, effective bandwidth and elements/s. With
  * --csv: one line (header with -q off is the caller's choice). */
-void lab_print_result(const lab_opts *o, const lab_result *r);
+void lab_print_result(const lab_run *o, const lab_result *r);
 
 /* "  name      = x0 x1 ...": a small array of a worked example (--example). */
 void lab_print_ints(const char *name, const int *X, int len);

@@ -19,7 +19,7 @@ build/bench/%.o: tests/bench/%.cu $(ARCH_STAMP) | build/bench/
 	$(call say,NVCC,$<)
 	$(Q)$(NVCC) $(NVFLAGS) -Itests/bench -c $< -o $@
 
-build/bench/%: build/bench/%.o $(COMMON_OBJ)
+build/bench/%: build/bench/%.o $(CORE_OBJ)
 	$(call say,LINK,$@)
 	$(Q)$(NVCC) $^ $(LDFLAGS_CUDA) -o $@
 

@@ -34,7 +34,7 @@ grade:
 
 # What every step's test binary links besides its own files: built once, before the steps, so
 # that a failure here is the lab's (or the grader's tree's), never charged to a student's step.
-grade-prereqs: $(CRIT_STAMP) $(COMMON_TOBJ) build/tests/lab_test.o $(sort $(foreach c,$(CHAPTERS),$(OBJ_$(c))))
+grade-prereqs: $(CRIT_STAMP) $(CORE_TOBJ) build/tests/lab_test.o $(foreach c,$(CHAPTERS),$(call wing_tobj,$(c)))
 
 handout-test:
 	@LAB_ARCH='$(CUDA_ARCH)' bash tests/tools/classroom.sh test $(EX_STEPS)
