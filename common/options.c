@@ -183,6 +183,7 @@ static void usage(const lab_cli *cli, const lab_opt *opts, int nopts, const lab_
     }
     printf("  --reps R         timed runs; the median, least and most are reported (default %d)\n"
            "  --csv            one machine-readable line per run\n"
+           "  --list-sizes     print the sizes -n names, one a line, and stop (for scripts)\n"
            "  -q, --quiet      no per-element mismatch lines\n"
            "  -h, --help       this text\n",
            run->reps);
@@ -277,6 +278,7 @@ static void take_value(const char *step, const lab_opt *o, const char *arg)
 
 void lab_parse(int argc, char **argv, const lab_cli *cli, const lab_opt *opts, int nopts, lab_run *run)
 {
+    int list_sizes = 0;
     memset(run, 0, sizeof *run);
     run->seed = 2024;
     run->reps = cli->default_reps > 0 ? cli->default_reps : 20;
@@ -288,6 +290,10 @@ void lab_parse(int argc, char **argv, const lab_cli *cli, const lab_opt *opts, i
         }
         if (strcmp(opt, "--csv") == 0) {
             run->csv = 1;
+            continue;
+        }
+        if (strcmp(opt, "--list-sizes") == 0) { /* the sizes -n names, one a line: for scripts (make bench) */
+            list_sizes = 1;
             continue;
         }
         if (strcmp(opt, "-q") == 0 || strcmp(opt, "--quiet") == 0) {
@@ -322,6 +328,11 @@ void lab_parse(int argc, char **argv, const lab_cli *cli, const lab_opt *opts, i
     }
     if (run->nsizes == 0)
         run->sizes[0] = cli->default_n, run->nsizes = 1;
+    if (list_sizes) {
+        for (int s = 0; s < run->nsizes; s++)
+            printf("%lld\n", (long long)run->sizes[s]);
+        exit(LAB_EXIT_PASS);
+    }
 }
 
 /* Defined in each step's generated step.c; weak for the bench tools, which have none. */
