@@ -20,11 +20,9 @@ typedef enum {
     GEN_COUNT
 } gen_dist;
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+LAB_BEGIN_C
 
-static inline PLAN_HD unsigned int gen_key(int dist, uint64_t seed, uint64_t pos, uint64_t N)
+static inline __host__ __device__ unsigned int gen_key(int dist, uint64_t seed, uint64_t pos, uint64_t N)
 {
     const uint64_t s = plan_mix64(seed * 0x2545F4914F6CDD1Dull + (uint64_t)dist);
     unsigned int k;
@@ -45,14 +43,12 @@ static inline PLAN_HD unsigned int gen_key(int dist, uint64_t seed, uint64_t pos
     return k != 0 ? k : 1u;
 }
 
-static inline PLAN_HD unsigned int gen_value(uint64_t pos)
+static inline __host__ __device__ unsigned int gen_value(uint64_t pos)
 {
     return (unsigned int)pos;
 }
 
-#ifdef __cplusplus
-}
-#endif
+LAB_END_C
 
 /* "uniform" ... "zipf" for a gen_dist; gen_dist_of: the reverse, -1 when unknown. */
 static inline const char *gen_dist_name(int dist)
