@@ -136,11 +136,13 @@ int lab_name_index(const char *name, const char *const *list)
 static void print_default(const lab_opt *o)
 {
     switch (o->kind) {
-    case LAB_ARG_INT:
-        printf(" (default %d)", *(const int *)o->at);
+    case LAB_ARG_INT: /* a start below lo is no value: the default is derived, and the help says how */
+        if (*(const int *)o->at >= o->lo)
+            printf(" (default %d)", *(const int *)o->at);
         break;
     case LAB_ARG_SIZE:
-        printf(" (default %lld)", (long long)*(const int64_t *)o->at);
+        if (*(const int64_t *)o->at >= o->lo)
+            printf(" (default %lld)", (long long)*(const int64_t *)o->at);
         break;
     case LAB_ARG_NAME: {
         const char *v = *(const char *const *)o->at;

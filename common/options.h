@@ -35,7 +35,8 @@ typedef enum {
 
 /* One option a chapter or a step declares. `at` NULL: the chapter knows the
  * option but this step does not take it (the parser says so, by name). The
- * default --help shows is the value at `at` when the parser starts. */
+ * default --help shows is the value at `at` when the parser starts (none for
+ * an INT or SIZE below lo there: a default derived later, which help says). */
 typedef struct {
     const char *name;         /* "--block" */
     lab_arg_kind kind;

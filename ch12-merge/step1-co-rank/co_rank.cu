@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch12-merge/step1-co-rank/co_rank.cu by `make exercises` (sum 2527762877): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step1-co-rank` help. */
+/* Exercise made from solutions/ch12-merge/step1-co-rank/co_rank.cu by `make exercises` (sum 1308937101): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step1-co-rank` help. */
 /* co_rank.cu - ch12 step 1: the chapter starts here: one thread per output
  * rank k computes its co-rank with Fig 12.5's co_rank (co_rank.h, with Fig
  * 12.2's merge_sequential); the driver checks every one.
@@ -28,14 +28,16 @@ const char *co_rank_launch(const int *A_d, int64_t m, const int *B_d, int64_t n,
     return NULL;
 }
 
+/* Step 1's facts for ./run and the tests (merge.h) */
 const merge_step merge_step_info = {
+    .lab = {.about = "Step 1 computes the co-rank of every output rank k = 0..m+n on the GPU, one thread\n"
+                     "per rank, and checks each against the stable merge on the CPU. A has --m elements\n"
+                     "(default: half of -n), B the rest. --example replays the book's co-rank walk (Figs\n"
+                     "12.6-12.8) with your co_rank on the CPU (no GPU needed), then on the GPU.\n",
+            .default_n = MERGE_DEFAULT_TOTAL,
+            .max_n = MERGE_MAX_TOTAL - 1,
+            .max_n_why = "m + n must stay below 2^31 - 1: the step computes m + n + 1 co-ranks, and indices are "
+                         "int, as in the book"},
+    .takes = MERGE_TAKES_BOOK,
     .defaults = {.block = 256, .coarsen = 1},
-    .default_n = 1 << 24,
-    .spec = {.options = MERGE_OPTS, .dists = merge_dists, .types = merge_types_int, .max_n = MERGE_MAX_TOTAL - 1,
-             .about = "Step 1 computes the co-rank of every output rank k = 0..m+n on the GPU, one thread\n"
-                      "per rank, and checks each against the stable merge on the CPU. A has --m elements\n"
-                      "(default: half of -n), B the rest. --example replays the book's co-rank walk (Figs\n"
-                      "12.6-12.8) with your co_rank on the CPU (no GPU needed), then on the GPU.\n"},
-    .max_n_why = "m + n must stay below 2^31 - 1: the step computes m + n + 1 co-ranks, and indices are int, as "
-                 "in the book",
 };

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch12-merge/step1-co-rank/co_rank.h by `make exercises` (sum 369369992): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step1-co-rank` help. */
+/* Exercise made from solutions/ch12-merge/step1-co-rank/co_rank.h by `make exercises` (sum 1167185488): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step1-co-rank` help. */
 /* co_rank.h - ch12 step 1: the sequential merge (Fig 12.2) and the co-rank
  * function (Fig 12.5), callable from the host and from kernels. Steps 2-5
  * (and chapter 13's merge sort) include this file, the solution's, for their
@@ -33,7 +33,7 @@ static inline __host__ __device__ int co_rank(int k, const int *A, int m, const 
     int j_low = 0 > (k - m) ? 0 : k - m; /* j_low = max(0, k-m): A supplies at most m */
     int delta;
     int active = 1;
-    /* TODO(2): Fig 12.5 lines 08-21: while active: if A[i-1] > B[j], move i down (and j up) by delta = ceil((i-i_low)/2); else if B[j-1] >= A[i], move j down (and i up) by ceil((j-j_low)/2); else stop. Compare keys through MERGE_KEY(x), never raw values (the tests tag each value's low bits) */
+    /* TODO(2): Fig 12.5 lines 08-21: while active: if i > 0, j < n and A[i-1] > B[j] (i too big): delta = ceil((i-i_low)/2), j_low = j, then i down and j up by delta; else if j > 0, i < m and B[j-1] >= A[i] (j too big): delta = ceil((j-j_low)/2), i_low = i, then j down and i up by delta; else active = 0. Compare keys through MERGE_KEY(x), never raw values (the tests tag each value's low bits); CO_RANK_TRACE(i, j, i_low, j_low, delta) in each branch (delta 0 when it stops) prints ./run --example's trace */
     (void)A, (void)B, (void)j, (void)i_low, (void)j_low, (void)delta, (void)active;
     return i;
 }

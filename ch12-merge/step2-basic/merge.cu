@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch12-merge/step2-basic/merge.cu by `make exercises` (sum 4071087064): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step2-basic` help. */
+/* Exercise made from solutions/ch12-merge/step2-basic/merge.cu by `make exercises` (sum 1263387489): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step2-basic` help. */
 /* merge.cu - ch12 step 2: the co-ranks of step 1 now split the merge itself:
  * each thread co-ranks the first output of its own slice and of the next
  * thread's, then merges its two input slices with merge_sequential.
@@ -29,9 +29,16 @@ const char *merge_launch(const merge_args *a, const merge_params *p)
     return NULL;
 }
 
-const merge_step merge_step_info =
-    MERGE_BOOK_STEP(LAB_OPT_PRINTED, MERGE_PRINTED_CEIL, NULL, 0,
-                    "Step 2: Fig 12.9's basic kernel; each thread co-ranks and merges its own slice of the\n"
-                    "output. " MERGE_HELP_M MERGE_HELP_COARSEN
-                    "--printed runs Fig 12.9's ceil() of an integer division as printed (docs/errata.md).\n"
-                    MERGE_HELP_EXAMPLE);
+/* Step 2's facts for ./run and the tests (merge.h) */
+const merge_step merge_step_info = {
+    .lab = {.about = "Step 2: Fig 12.9's basic kernel; each thread co-ranks and merges its own slice of the\n"
+                     "output. " MERGE_HELP_M MERGE_HELP_COARSEN
+                     "--printed runs Fig 12.9's ceil() of an integer division as printed (docs/errata.md).\n"
+                     MERGE_HELP_EXAMPLE,
+            .default_n = MERGE_DEFAULT_TOTAL,
+            .max_n = MERGE_MAX_TOTAL,
+            .max_n_why = MERGE_MAX_N_WHY},
+    .takes = MERGE_TAKES_LADDER,
+    .defaults = {.block = MERGE_LADDER_BLOCK, .tile = MERGE_LADDER_TILE, .coarsen = MERGE_LADDER_COARSEN},
+    .printed = MERGE_PRINTED_CEIL,
+};

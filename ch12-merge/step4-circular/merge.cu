@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch12-merge/step4-circular/merge.cu by `make exercises` (sum 1365849858): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step4-circular` help. */
+/* Exercise made from solutions/ch12-merge/step4-circular/merge.cu by `make exercises` (sum 3870364158): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step4-circular` help. */
 /* merge.cu - ch12 step 4: step 3 reloads a whole tile each iteration although
  * only what the last one consumed is new; here A_S and B_S are circular
  * buffers and each iteration loads only as many elements as were consumed.
@@ -44,29 +44,42 @@ __global__ void merge_circular_buffer_kernel(const int *A, int m, const int *B, 
     int A_S_consumed = tile_size, B_S_consumed = tile_size; /* the first iteration fills whole tiles */
     int A_loaded = 0, B_loaded = 0; /* fixed: how much of A's and B's spans the buffers received */
     for (int counter = 0; counter < total_iteration; counter++) {
-        /* TODO(4): Fig 12.16, fixed: refill A_S and B_S, each starting after the last element LOADED (A_loaded, B_loaded; the printed A_consumed re-reads elements the buffer still holds: see errata); then advance A_loaded and B_loaded by what was loaded, bounded by A's and B's spans; then a barrier */
+        if (printed & MERGE_PRINTED_LOADER) { /* Fig 12.16 as printed refills after what was consumed (errata E12.5) */
+            A_loaded = A_consumed;
+            B_loaded = B_consumed;
+        }
+        /* TODO(4): Fig 12.16, fixed: refill A_S and B_S (refill), each from the first element of its span not yet LOADED, A_loaded and B_loaded (the printed A_consumed re-reads elements the buffer still holds: see errata E12.5); then a barrier, so the whole tile is in before anyone merges */
+        /* what the buffers now hold of A's and B's spans: the last refills load less than they freed */
+        A_loaded += min(A_S_consumed, s.A_length - A_loaded);
+        /* a published fix bounds this by A_length, a slip (errata E12.6) */
+        B_loaded += min(B_S_consumed, ((printed & MERGE_PRINTED_NOTE_SLIP) ? s.A_length : s.B_length) - B_loaded);
         const int tile_out = min(tile_size, s.C_length - C_completed);
         const int A_S_length = min(tile_size, s.A_length - A_consumed);
         const int B_S_length = min(tile_size, s.B_length - B_consumed);
         merge_tile_circular(A_S, A_S_length, A_S_start, B_S, B_S_length, B_S_start, tile_out, tile_size,
                             C + s.C_curr + C_completed); /* Part 3 */
-        /* TODO(5): Fig 12.18: A_S_consumed is the co-rank of tile_out in the circular tile, B_S_consumed the rest; add them to A_consumed, C_completed and B_consumed, and advance A_S_start and B_S_start past them, modulo tile_size */
-        C_completed += tile_out;
+        /* TODO(5): Fig 12.18: A_S_consumed is the co-rank of tile_out in the circular tile (A_S_length and B_S_length elements from A_S_start and B_S_start), B_S_consumed the rest of tile_out; A_consumed grows by A_S_consumed, C_completed by tile_out, B_consumed is C_completed - A_consumed; A_S_start and B_S_start advance past what was consumed, modulo tile_size */
         __syncthreads(); /* all have merged before the next loads overwrite consumed slots */
     }
 }
 
 const char *merge_launch(const merge_args *a, const merge_params *p)
 {
-    return tiled_launch(merge_circular_buffer_kernel, a, p);
+    return tiled_launch(&merge_step_info, merge_circular_buffer_kernel, a, p);
 }
 
-const merge_step merge_step_info =
-    MERGE_BOOK_STEP(LAB_OPT_TILE | LAB_OPT_PRINTED, MERGE_PRINTED_CEIL | MERGE_PRINTED_LOADER | MERGE_PRINTED_NOTE_SLIP,
-                    tiled_check, 0,
-                    "Step 4: the circular-buffer kernel of Figs 12.15-12.20; shared memory holds T elements of\n"
-                    "A and T of B, and each tile refills only what the last one consumed (--tile 2 or more).\n"
-                    MERGE_HELP_M MERGE_HELP_COARSEN MERGE_HELP_TILE
-                    "--printed runs the printed code: Fig 12.16's loader, the ceil() of Figs 12.11-12.12\n"
-                    "and the slip of a published fix (docs/errata.md).\n"
-                    MERGE_HELP_EXAMPLE);
+/* Step 4's facts for ./run and the tests (merge.h) */
+const merge_step merge_step_info = {
+    .lab = {.about = "Step 4: the circular-buffer kernel of Figs 12.15-12.20; shared memory holds T elements of\n"
+                     "A and T of B, and each tile refills only what the last one consumed (--tile 2 or more).\n"
+                     MERGE_HELP_M MERGE_HELP_COARSEN MERGE_HELP_TILE
+                     "--printed runs the printed code: Fig 12.16's loader, the ceil() of Figs 12.11-12.12\n"
+                     "and the slip of a published fix (docs/errata.md).\n" MERGE_HELP_EXAMPLE,
+            .default_n = MERGE_DEFAULT_TOTAL,
+            .max_n = MERGE_MAX_TOTAL,
+            .max_n_why = MERGE_MAX_N_WHY},
+    .takes = MERGE_TAKES_LADDER | MERGE_TAKES_TILE,
+    .defaults = {.block = MERGE_LADDER_BLOCK, .tile = MERGE_LADDER_TILE, .coarsen = MERGE_LADDER_COARSEN},
+    .printed = MERGE_PRINTED_CEIL | MERGE_PRINTED_LOADER | MERGE_PRINTED_NOTE_SLIP,
+    .check = tiled_check,
+};

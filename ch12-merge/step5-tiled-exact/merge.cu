@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch12-merge/step5-tiled-exact/merge.cu by `make exercises` (sum 3134364023): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step5-tiled-exact` help. */
+/* Exercise made from solutions/ch12-merge/step5-tiled-exact/merge.cu by `make exercises` (sum 3956375127): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step5-tiled-exact` help. */
 /* merge.cu - ch12 step 5: step 3's tiles load tile_size elements of A and of
  * B but consume only tile_size of the 2*tile_size; here every tile boundary is
  * co-ranked on the global arrays first, so each tile loads exactly the elements
@@ -25,7 +25,8 @@ static __device__ __forceinline__ merge_span tile_span(int t, const int *A_tile,
     const int A_next = A_tile[t + 1];
     const int B_curr = C_curr - A_curr;
     const int B_next = C_next - A_next;
-    const merge_span s = {C_curr, C_next - C_curr, A_curr, A_next - A_curr, B_curr, B_next - B_curr};
+    const merge_span s = {.C_curr = C_curr, .C_length = C_next - C_curr, .A_curr = A_curr, .A_length = A_next - A_curr,
+                          .B_curr = B_curr, .B_length = B_next - B_curr};
     return s; /* C_length == A_length + B_length */
 }
 
@@ -53,10 +54,10 @@ static __device__ __forceinline__ thread_part split_tile(const int *A_S, const i
     const int a_curr = co_rank(c_curr, A_S, s.A_length, B_S, s.B_length);
     const int b_curr = c_curr - a_curr;
     a_S[threadIdx.x] = a_curr; /* one search per thread: its end is the next thread's start */
-    __syncthreads();
+    __syncthreads();           /* every thread's start is in a_S before its neighbour reads it */
     const int a_next = c_next == s.C_length ? s.A_length : a_S[threadIdx.x + 1];
     const int b_next = c_next - a_next;
-    const thread_part q = {c_curr, a_curr, a_next - a_curr, b_curr, b_next - b_curr};
+    const thread_part q = {.c = c_curr, .a = a_curr, .a_length = a_next - a_curr, .b = b_curr, .b_length = b_next - b_curr};
     return q;
 }
 
@@ -116,9 +117,18 @@ static const char *exact_check(int64_t m, int64_t n, const merge_params *p)
     return p->tile < 1 ? "--tile must be 1 or more" : NULL;
 }
 
-const merge_step merge_step_info =
-    MERGE_BOOK_STEP(LAB_OPT_TILE, 0, exact_check, 1,
-                    "Step 5: exact tiles, section 12.6's exercise: a tile loads exactly the T inputs it merges.\n"
-                    MERGE_HELP_M MERGE_HELP_COARSEN "(A block's outputs are rounded up to whole tiles.)\n" MERGE_HELP_TILE
-                    "Keep the tile share odd: the threads' stores to C_S then fall in 32 different banks\n"
-                    "(README). " MERGE_HELP_EXAMPLE);
+/* Step 5's facts for ./run and the tests (merge.h) */
+const merge_step merge_step_info = {
+    .lab = {.about = "Step 5: exact tiles, section 12.6's exercise: a tile loads exactly the T inputs it merges.\n"
+                     MERGE_HELP_M MERGE_HELP_COARSEN "(A block's outputs are rounded up to whole tiles.)\n"
+                     MERGE_HELP_TILE
+                     "Keep the tile share odd: the threads' stores to C_S then fall in 32 different banks\n"
+                     "(README). " MERGE_HELP_EXAMPLE,
+            .default_n = MERGE_DEFAULT_TOTAL,
+            .max_n = MERGE_MAX_TOTAL,
+            .max_n_why = MERGE_MAX_N_WHY},
+    .takes = MERGE_TAKES_LADDER | MERGE_TAKES_TILE,
+    .defaults = {.block = MERGE_LADDER_BLOCK, .tile = MERGE_LADDER_TILE, .coarsen = MERGE_LADDER_COARSEN},
+    .tile_co_ranks = 1,
+    .check = exact_check,
+};

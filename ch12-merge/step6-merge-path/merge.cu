@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch12-merge/step6-merge-path/merge.cu by `make exercises` (sum 211580017): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step6-merge-path` help. */
+/* Exercise made from solutions/ch12-merge/step6-merge-path/merge.cu by `make exercises` (sum 2589872695): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step6-merge-path` help. */
 /* merge.cu - ch12 step 6 (beyond the book): step 5's exact tiles, with each
  * thread merging a fixed number of outputs in registers and each tile
  * leaving in 16-byte stores: the merge at CUB's speed.
@@ -77,16 +77,11 @@ static const void *merge_kernel_for(int has_values, int is_float)
 const char *merge_launch(const merge_args *a, const merge_params *p)
 {
     const int has_values = a->C_values != NULL;
-    /* the caller's parameters are checked; the launch has this step's compile-time shape */
-    const char *why = merge_check(&merge_step_info, a->m, a->n, a->is_float, has_values, p);
-    merge_params shape = *p;
-    shape.block = MP_THREADS, shape.coarsen = MP_ITEMS, shape.tile = MP_TILE, shape.grid = 0;
     const void *kernel = merge_kernel_for(has_values, a->is_float);
     const size_t shared = mp_shared_bytes(has_values);
-    int ntiles = 0;
+    int ntiles = 0; /* merge_grid of this step's shape (path_check): one block per tile */
     merge_ws ws;
-    if (why == NULL)
-        why = merge_prepare(&merge_step_info, a, &shape, kernel, shared, &ntiles, &ws);
+    const char *why = merge_prepare(&merge_step_info, a, p, kernel, shared, &ntiles, &ws);
     if (why != NULL || ntiles == 0)
         return why;
     const int m = (int)a->m, n = (int)a->n, vector_ok = mp_aligned16(a->C) && mp_aligned16(a->C_values);
@@ -112,37 +107,35 @@ const char *merge_launch(const merge_args *a, const merge_params *p)
 
 /* ---- what ./run and the tests ask of this step ---------------------------------- */
 
-/* The workspace is laid out from p->tile (merge_temp_bytes): the partition of
- * this step's MP_TILE-output tiles fits when p->tile is at most MP_TILE. */
+/* The launch has this step's compile-time shape, MP_THREADS x MP_ITEMS (merge_path.cuh):
+ * merge_params must say so, and then lays out the workspace (a co-rank per tile boundary). */
 static const char *path_check(int64_t m, int64_t n, const merge_params *p)
 {
     (void)m, (void)n;
-    if (p->tile < 1 || p->tile > MP_TILE)
-        return "merge_params.tile must be 1 to MP_TILE (MP_THREADS x MP_ITEMS): the workspace (merge_temp_bytes) "
-               "holds a co-rank per tile boundary";
+    if (p->block != MP_THREADS || p->coarsen != MP_ITEMS || p->tile != MP_TILE || p->grid != 0)
+        return "merge_params must be this step's compile-time shape, its defaults: block MP_THREADS, coarsen "
+               "MP_ITEMS, tile MP_THREADS x MP_ITEMS, grid 0 (merge_path.cuh)";
     return NULL;
 }
 
-#define MERGE_PATH_ABOUT_(threads, items)                                                                    \
-    "Step 6 (beyond the book): merge path. A partition kernel co-ranks every tile boundary, then\n"          \
-    "each block merges one tile of " #threads " threads x " #items " outputs, every thread's outputs in\n"   \
-    "registers, stored in 16-byte writes. The shape is compile-time (MP_THREADS, MP_ITEMS in\n"              \
-    "merge_path.cuh): this step takes no --block, --tile or --coarsen. Int or float keys (--type),\n"        \
-    "with values unless --keys-only.\n"
-#define MERGE_PATH_ABOUT(threads, items) MERGE_PATH_ABOUT_(threads, items)
+/* MP_THREADS and MP_ITEMS in --help, as built. */
+#define MP_STR_(x) #x
+#define MP_STR(x) MP_STR_(x)
 
+/* Step 6's facts for ./run and the tests (merge.h) */
 const merge_step merge_step_info = {
-    .defaults = {.block = MP_THREADS, .grid = 0, .tile = MP_TILE, .coarsen = MP_ITEMS, .printed = 0},
-    .default_n = 1 << 24,
-    .spec = {.options = LAB_OPT_M | LAB_OPT_DIST | LAB_OPT_TYPE | LAB_OPT_KEYS_ONLY,
-             .dists = merge_dists,
-             .types = merge_types,
-             .max_n = MERGE_MAX_TOTAL,
-             .about = MERGE_PATH_ABOUT(MP_THREADS, MP_ITEMS)},
-    .max_n_why = MERGE_MAX_N_WHY,
-    .block_need = LAB_BLOCK_ANY,
+    .lab = {.about = "Step 6 (beyond the book): merge path. A partition kernel co-ranks every tile boundary, then\n"
+                     "each block merges one tile of " MP_STR(MP_THREADS) " threads x " MP_STR(MP_ITEMS)
+                     " outputs, every thread's outputs in\n"
+                     "registers, stored in 16-byte writes. The shape is compile-time (MP_THREADS, MP_ITEMS in\n"
+                     "merge_path.cuh): this step takes no --block, --tile or --coarsen. Int or float keys (--type),\n"
+                     "with values unless --keys-only.\n",
+            .default_n = MERGE_DEFAULT_TOTAL,
+            .max_n = MERGE_MAX_TOTAL,
+            .max_n_why = MERGE_MAX_N_WHY},
+    .takes = MERGE_TAKES_M | MERGE_TAKES_DIST | MERGE_TAKES_TYPE,
+    .defaults = {.block = MP_THREADS, .tile = MP_TILE, .coarsen = MP_ITEMS},
     .takes_values = 1,
     .tile_co_ranks = 1,
-    .printed = 0,
     .check = path_check,
 };

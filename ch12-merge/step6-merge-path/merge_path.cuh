@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch12-merge/step6-merge-path/merge_path.cuh by `make exercises` (sum 3855519287): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step6-merge-path` help. */
+/* Exercise made from solutions/ch12-merge/step6-merge-path/merge_path.cuh by `make exercises` (sum 2920206320): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step6-merge-path` help. */
 /* merge_path.cuh - ch12 step 6 (beyond the book): the merge path inside one
  * tile, in registers; the device helpers of this step's merge (merge.cu) and
  * of chapter 13's merge sort at CUB's speed (ch13 step 8 includes this file,
@@ -46,9 +46,23 @@
 /* The key types: a constant argument, so the unused comparisons vanish. */
 enum { MP_INT = 0, MP_FLOAT = 1, MP_UINT = 2 };
 
-/* Keys kernels are compiled for a full SM (2048 threads: 32 registers each);
- * pairs kernels take what they need (two blocks of 512 per SM). */
-#define MP_KEYS_BLOCKS (2048 / MP_THREADS)
+/* The resident threads an SM of the architecture being compiled holds
+ * (CUDA C++ Programming Guide, "Compute capabilities"): 1024 on sm_75, 1536
+ * on sm_86, sm_89 and sm_12x, 2048 on the others (sm_80, sm_90, ...). The host
+ * pass has no architecture: it never reads launch bounds. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define MP_SM_THREADS 1024
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
+#define MP_SM_THREADS 1536
+#else
+#define MP_SM_THREADS 2048
+#endif
+
+/* Keys kernels are compiled for a full SM (on sm_90, 2048 threads: 32
+ * registers each, four blocks of 512); asking more blocks than the SM holds
+ * would only be ignored, with a warning. Pairs kernels take what they need
+ * (two blocks of 512 per SM). */
+#define MP_KEYS_BLOCKS (MP_SM_THREADS / MP_THREADS > 0 ? MP_SM_THREADS / MP_THREADS : 1)
 
 /* A merge tile's shared memory: one array of keys (and one of values). */
 static inline size_t mp_shared_bytes(int has_values)

@@ -1,7 +1,8 @@
 /* co_rank_driver.c - ./run for ch12 step 1: co-ranks of every output rank
  * k = 0..m+n on the GPU, checked against the stable merge on the CPU.
  * --example replays the book's co-rank walk (Figs 12.6-12.8) with the step's
- * own co_rank on the CPU (no GPU needed), then runs the kernel on it. */
+ * own co_rank on the CPU (no GPU needed), then runs the kernel on it.
+ * Throughout, `total` is m + n, the size -n gives; n is B's length only. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,8 +16,18 @@
 
 /* The book's example: A = 1,7,8,9,10; B = 7,10,10,12; three threads of three outputs. */
 static int A_ex[] = {1, 7, 8, 9, 10}, B_ex[] = {7, 10, 10, 12};
-static const merge_inputs book = {5, 4, 0, MERGE_TAG_NONE, A_ex, B_ex, NULL, NULL};
+static const merge_inputs book = {.m = 5, .n = 4, .tagged = MERGE_TAG_NONE, .A = A_ex, .B = B_ex};
 enum { THREADS = 3, PER_THREAD = 3 };
+
+/* The core's options into run, chapter 12's into c (their table: merge_options);
+ * then every size checked against the step (merge_check_run), all before a GPU is looked for. */
+static void parse_args(int argc, char **argv, lab_run *run, merge_cli *c)
+{
+    lab_opt opts[MERGE_NOPTS];
+    const int nopts = merge_options(&merge_step_info, c, opts);
+    lab_parse_step(argc, argv, &merge_step_info.lab, NULL, 0, opts, nopts, run);
+    merge_check_run(&merge_step_info, c, run);
+}
 
 /* The walk on the CPU, through the step's own co_rank: 1 when every co-rank is right. */
 static int host_walk(const int *k, const int *want)
@@ -96,13 +107,13 @@ static void launch(void *ctx)
     co_rank_launch(w->A_d, w->m, w->B_d, w->n, w->k_d, w->i_d, w->count, &w->p);
 }
 
-/* One size: co-ranks of every k = 0..m+n, checked and timed. Returns 1 on PASS. */
-static int run_size(const merge_run *r, int64_t total)
+/* One size, m + n = total: co-ranks of every k = 0..total, checked and timed. Returns 1 on PASS. */
+static int run_size(const lab_run *run, const merge_cli *c, int64_t total)
 {
     merge_inputs in;
     int64_t m = 0, n = 0;
-    merge_split(&r->o, total, &m, &n);
-    merge_inputs_make(&in, r->o.dist, r->o.seed, m, n, 0, 0, MERGE_TAG_NONE);
+    merge_split(c, total, &m, &n);
+    merge_inputs_make(&in, c->dist, run->seed, m, n, 0, 0, MERGE_TAG_NONE);
     const int64_t count = total + 1;
     int *k = lab_xmalloc(sizeof(int) * (size_t)count), *want = lab_xmalloc(sizeof(int) * (size_t)count);
     int *got = lab_xmalloc(sizeof(int) * (size_t)count);
@@ -110,23 +121,26 @@ static int run_size(const merge_run *r, int64_t total)
         k[t] = (int)t;
     merge_co_rank_ref(&in, want);
 
-    work w = {lab_dev_upload(in.A, sizeof(int) * (size_t)m, "A_d"), lab_dev_upload(in.B, sizeof(int) * (size_t)n, "B_d"),
-              lab_dev_upload(k, sizeof(int) * (size_t)count, "k_d"), lab_dev_poisoned(sizeof(int) * (size_t)count, "i_d"),
-              m, n, count, r->p};
+    work w = {.A_d = lab_dev_upload(in.A, sizeof(int) * (size_t)m, "A_d"),
+              .B_d = lab_dev_upload(in.B, sizeof(int) * (size_t)n, "B_d"),
+              .k_d = lab_dev_upload(k, sizeof(int) * (size_t)count, "k_d"),
+              .i_d = lab_dev_poisoned(sizeof(int) * (size_t)count, "i_d"),
+              .m = m, .n = n, .count = count, .p = c->p};
     const char *why = co_rank_launch(w.A_d, m, w.B_d, n, w.k_d, w.i_d, count, &w.p);
     if (why != NULL) {
         fprintf(stderr, "./run: cannot run: %s\n", why);
         exit(LAB_EXIT_USAGE);
     }
     lab_dev_download(got, w.i_d, sizeof(int) * (size_t)count);
-    const lab_mismatch mm = lab_compare_i32(got, want, count, "co_rank of k, i", r->o.quiet || r->o.csv ? 0 : 10);
-    const lab_timing t = lab_time_device(launch, &w, r->o.reps);
+    const lab_mismatch mm = lab_compare_i32(got, want, count, "co_rank of k, i", run->quiet || run->csv ? 0 : 10);
+    const lab_timing t = lab_time_device(launch, &w, run->reps);
 
     char params[128];
-    snprintf(params, sizeof params, "m=%lld n=%lld dist=%s block=%d", (long long)m, (long long)n, r->o.dist, r->p.block);
+    snprintf(params, sizeof params, "m=%lld n=%lld dist=%s block=%d", (long long)m, (long long)n, c->dist, c->p.block);
     /* the k read and the i written; the searches' key reads are not counted */
-    const lab_result res = {lab_step_name, params, count, 8.0 * (double)count, t, mm.count == 0};
-    lab_print_result(&r->o, &res);
+    const lab_result res = {.step = lab_step_name, .params = params, .n = count, .bytes = 8.0 * (double)count,
+                            .time = t, .pass = mm.count == 0};
+    lab_print_result(run, &res);
     lab_dev_free((void *)w.A_d), lab_dev_free((void *)w.B_d), lab_dev_free((void *)w.k_d), lab_dev_free(w.i_d);
     merge_inputs_free(&in);
     free(k), free(want), free(got);
@@ -135,10 +149,16 @@ static int run_size(const merge_run *r, int64_t total)
 
 int main(int argc, char **argv)
 {
-    merge_run r;
-    merge_parse_run(&r, &merge_step_info, argc, argv, lab_step_name);
-    if (r.o.example)
-        return run_example(&r.p);
+    lab_run run;
+    merge_cli c;
+    parse_args(argc, argv, &run, &c);
+    if (c.example)
+        return run_example(&c.p);
     lab_require_gpu("./run");
-    return merge_run_sizes(&r, run_size);
+    int all_pass = 1;
+    for (int z = 0; z < run.nsizes; z++)
+        all_pass &= run_size(&run, &c, run.sizes[z]);
+    if (!all_pass && !run.csv)
+        lab_print_todo_hint();
+    return all_pass ? LAB_EXIT_PASS : LAB_EXIT_FAIL;
 }

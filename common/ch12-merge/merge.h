@@ -9,7 +9,7 @@
 #define LAB_MERGE_H
 
 #include "lab.h"
-#include "options.h"
+#include "step.h"
 
 /* Keys compare through MERGE_KEY. In ./run it is the identity. The tests build
  * with LAB_TAGGED_KEYS: the low 8 bits of every value are a tag (bit 0: 0 from
@@ -24,22 +24,36 @@
 
 /* Merge sizes are int, as in the book: m + n must stay below 2^31. */
 #define MERGE_MAX_TOTAL 2147483647LL
-
-/* What the book's steps share in their descriptors: the options every step
- * takes (steps 2 on add --grid and --coarsen, and --tile where they tile),
- * int keys only, and m + n below 2^31. */
-#define MERGE_OPTS (LAB_OPT_M | LAB_OPT_DIST | LAB_OPT_BLOCK | LAB_OPT_EXAMPLE)
 #define MERGE_MAX_N_WHY "m + n must stay below 2^31 (indices are int, as in the book)"
+
+/* ./run's m + n when no -n is given, every step. */
+#define MERGE_DEFAULT_TOTAL (1 << 24)
+
 /* The merge steps of the book's ladder (2-5) share their defaults, so that
  * their ./run lines compare: block 128, tile 1664 (a tile share of 13, odd:
- * step 5's README says why), 16 outputs per thread, 2^24 elements. */
-#define MERGE_BOOK_STEP(more_options, printed_bits, check_fn, tile_co_ranks_, about_text)                       \
-    {.defaults = {.block = 128, .grid = 0, .tile = 1664, .coarsen = 16, .printed = 0},                          \
-     .default_n = 1 << 24,                                                                                      \
-     .spec = {.options = MERGE_OPTS | LAB_OPT_GRID | LAB_OPT_COARSEN | (more_options), .dists = merge_dists,    \
-              .types = merge_types_int, .max_n = MERGE_MAX_TOTAL, .about = (about_text)},                       \
-     .max_n_why = MERGE_MAX_N_WHY, .block_need = LAB_BLOCK_ANY, .takes_values = 0,                              \
-     .tile_co_ranks = (tile_co_ranks_), .printed = (printed_bits), .check = (check_fn)}
+ * step 5's README says why), 16 outputs per thread. */
+#define MERGE_LADDER_BLOCK 128
+#define MERGE_LADDER_TILE 1664
+#define MERGE_LADDER_COARSEN 16
+
+/* The options of chapter 12 a step's ./run takes beyond the core's (-n,
+ * --seed, --reps, --csv, -q): merge_step.takes. --keys-only comes with
+ * takes_values and --printed with printed (merge_step), so neither has a
+ * bit of its own that could disagree with them. */
+enum {
+    MERGE_TAKES_M = 1u << 0,       /* --m M: elements of A */
+    MERGE_TAKES_DIST = 1u << 1,    /* --dist D: the input distribution */
+    MERGE_TAKES_TYPE = 1u << 2,    /* --type T: int or float keys (without it: int, as the book) */
+    MERGE_TAKES_BLOCK = 1u << 3,   /* --block B */
+    MERGE_TAKES_GRID = 1u << 4,    /* --grid G */
+    MERGE_TAKES_TILE = 1u << 5,    /* --tile T */
+    MERGE_TAKES_COARSEN = 1u << 6, /* --coarsen C: outputs per thread */
+    MERGE_TAKES_EXAMPLE = 1u << 7  /* --example: the book's worked input, traced */
+};
+/* What the book's steps take: step 1 these, steps 2-5 also --grid and --coarsen (MERGE_TAKES_LADDER),
+ * and --tile where they tile. */
+#define MERGE_TAKES_BOOK (MERGE_TAKES_M | MERGE_TAKES_DIST | MERGE_TAKES_BLOCK | MERGE_TAKES_EXAMPLE)
+#define MERGE_TAKES_LADDER (MERGE_TAKES_BOOK | MERGE_TAKES_GRID | MERGE_TAKES_COARSEN)
 
 /* --help text the steps share: the names chapter 12 gives its parameters.
  * "Outputs per thread" is --coarsen and nothing else; a thread's part of one
@@ -55,10 +69,9 @@
 
 LAB_BEGIN_C
 
-/* The input distributions (merge_ref.h makes them) and key types a step may take, NULL-terminated. */
-extern const char *const merge_dists[];     /* uniform equal a-below a-above interleaved dups */
-extern const char *const merge_types[];     /* int float */
-extern const char *const merge_types_int[]; /* int: the book's steps */
+/* The input distributions (merge_ref.h makes them) and the key types of --type, NULL-terminated. */
+extern const char *const merge_dists[]; /* uniform equal a-below a-above interleaved dups */
+extern const char *const merge_types[]; /* int float */
 
 typedef struct {
     int block;   /* threads per block */
@@ -113,17 +126,16 @@ const char *merge_launch(const merge_args *a, const merge_params *p);
 const char *co_rank_launch(const int *A_d, int64_t m, const int *B_d, int64_t n, const int *k_d, int *i_d,
                            int64_t count, const merge_params *p);
 
-/* A step's facts. Each step's kernel file defines one, merge_step_info. */
+/* A step's facts. Each step's kernel file defines one, merge_step_info, at
+ * its end. */
 typedef struct {
-    merge_params defaults;  /* ./run's and the tests' parameters (printed: 0) */
-    int64_t default_n;      /* ./run's m + n when no -n is given */
-    lab_opt_spec spec;      /* the options ./run takes, the --dist and --type names (spec.types: the key
-                               types it merges), -n's limit (spec.max_n), its own --help paragraph */
-    const char *max_n_why;  /* the refusal of an m + n above spec.max_n, with the limit and the reason */
-    unsigned block_need;    /* what its kernels need of --block: LAB_BLOCK_* (launch.h) */
-    int takes_values;       /* 1: it merges key-value pairs as well as keys (./run: pairs unless --keys-only) */
-    int tile_co_ranks;      /* 1: its workspace holds the co-rank of every tile boundary t * tile */
-    unsigned printed;       /* the MERGE_PRINTED_* bugs --printed brings back in this step (0: none) */
+    lab_step lab;          /* --help's paragraph, -n's default (m + n) and limit (lab.max_n, lab.max_n_why) */
+    unsigned takes;        /* MERGE_TAKES_*: the options its ./run takes */
+    merge_params defaults; /* ./run's and the tests' parameters (printed: 0) */
+    unsigned block_need;   /* what its kernels need of --block: LAB_BLOCK_* (launch.h) */
+    int takes_values;      /* 1: it merges key-value pairs as well as keys (./run: pairs unless --keys-only) */
+    int tile_co_ranks;     /* 1: its workspace holds the co-rank of every tile boundary t * tile */
+    unsigned printed;      /* the MERGE_PRINTED_* bugs --printed brings back in this step (0: none, no --printed) */
     /* its own pure-host checks beyond merge_check's (merge_host.h), NULL when none */
     const char *(*check)(int64_t m, int64_t n, const merge_params *p);
 } merge_step;

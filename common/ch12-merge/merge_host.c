@@ -1,6 +1,6 @@
 /* merge_host.c - what every chapter-12 step's launcher and driver shares: the
- * checks of its parameters, its workspace, its options and its device buffers
- * (see merge_host.h). */
+ * checks of its parameters, its workspace, the table of its options and its
+ * device buffers (see merge_host.h). */
 #include "merge_host.h"
 #include "report.h"
 
@@ -9,21 +9,21 @@
 const char *merge_check(const merge_step *s, int64_t m, int64_t n, int is_float, int with_values,
                         const merge_params *p)
 {
-    const unsigned takes = s->spec.options;
+    const unsigned takes = s->takes;
     const char *why = lab_check_block(p->block, s->block_need);
     if (why != NULL)
         return why;
     if (m < 0 || n < 0)
         return "m and n must not be negative";
-    if (m + n > s->spec.max_n)
-        return s->max_n_why;
-    if (is_float && !lab_name_in("float", s->spec.types))
+    if (m + n > s->lab.max_n)
+        return s->lab.max_n_why;
+    if (is_float && !(takes & MERGE_TAKES_TYPE))
         return "this step merges int keys, as the book does (--type float is not one of its types)";
     if (with_values && !s->takes_values)
         return "this step merges keys only, as the book does: it takes no values";
-    if ((takes & LAB_OPT_COARSEN) && p->coarsen < 1)
+    if ((takes & MERGE_TAKES_COARSEN) && p->coarsen < 1)
         return "--coarsen (outputs per thread) must be 1 or more";
-    if ((takes & LAB_OPT_GRID) && p->grid < 0)
+    if ((takes & MERGE_TAKES_GRID) && p->grid < 0)
         return "--grid must be 0 (derived from the size) or more blocks";
     return s->check != NULL ? s->check(m, n, p) : NULL;
 }
@@ -38,7 +38,7 @@ int merge_grid(int64_t total, const merge_params *p)
 /* Carves the workspace from at->at on (from 0: counts its bytes). */
 static merge_ws carve(lab_ws *at, const merge_step *s, int64_t total, const merge_params *p)
 {
-    merge_ws ws = {NULL, 0};
+    merge_ws ws = {.tile_co_ranks = NULL, .ntiles = 0};
     if (s->tile_co_ranks && p->tile > 0) {
         ws.ntiles = ceil_div(total, p->tile);
         ws.tile_co_ranks = (int *)lab_ws_take(at, sizeof(int) * ((size_t)ws.ntiles + 1));
@@ -48,9 +48,7 @@ static merge_ws carve(lab_ws *at, const merge_step *s, int64_t total, const merg
 
 size_t merge_temp_bytes(const merge_step *s, int64_t m, int64_t n, const merge_params *p)
 {
-    lab_ws at = {0};
-    if (merge_check(s, m, n, 0, 0, p) != NULL)
-        return 0;
+    lab_ws at = {.at = 0};
     carve(&at, s, m + n, p);
     return (size_t)at.at;
 }
@@ -58,7 +56,7 @@ size_t merge_temp_bytes(const merge_step *s, int64_t m, int64_t n, const merge_p
 const char *merge_prepare(const merge_step *s, const merge_args *a, const merge_params *p, const void *kernel,
                           size_t shared, int *grid, merge_ws *ws)
 {
-    lab_ws at = {(uintptr_t)a->temp};
+    lab_ws at = {.at = (uintptr_t)a->temp};
     const char *why = merge_check(s, a->m, a->n, a->is_float, a->C_values != NULL, p);
     if (why == NULL)
         why = lab_fit_kernel(kernel, p->block, shared);
@@ -71,48 +69,81 @@ const char *merge_prepare(const merge_step *s, const merge_args *a, const merge_
 
 /* ---- ./run's options ----------------------------------------------------------- */
 
-void merge_split(const lab_opts *o, int64_t total, int64_t *m, int64_t *n)
+int merge_options(const merge_step *s, merge_cli *c, lab_opt opts[MERGE_NOPTS])
 {
-    *m = o->m >= 0 ? (o->m < total ? o->m : total) : total / 2;
+    const unsigned takes = s->takes;
+    memset(c, 0, sizeof *c);
+    c->m = -1;
+    c->dist = merge_dists[0];
+    c->type = merge_types[0];
+    c->p = s->defaults;
+    const lab_opt table[MERGE_NOPTS] = {
+        lab_opt_if(takes & MERGE_TAKES_M, (lab_opt){.name = "--m", .kind = LAB_ARG_SIZE, .at = &c->m, .lo = 0,
+                                                    .hi = MERGE_MAX_TOTAL, .metavar = "M",
+                                                    .help = "elements of A (default: half of -n)"}),
+        lab_opt_if(takes & MERGE_TAKES_DIST, (lab_opt){.name = "--dist", .kind = LAB_ARG_NAME, .at = &c->dist,
+                                                       .names = merge_dists, .metavar = "D",
+                                                       .help = "input distribution"}),
+        lab_opt_if(takes & MERGE_TAKES_TYPE, (lab_opt){.name = "--type", .kind = LAB_ARG_NAME, .at = &c->type,
+                                                       .names = merge_types, .metavar = "T", .help = "key type"}),
+        lab_opt_if(takes & MERGE_TAKES_BLOCK, (lab_opt){.name = "--block", .kind = LAB_ARG_INT, .at = &c->p.block,
+                                                        .lo = 1, .hi = 1024, .metavar = "B",
+                                                        .help = "threads per block"}),
+        lab_opt_if(takes & MERGE_TAKES_GRID, (lab_opt){.name = "--grid", .kind = LAB_ARG_INT, .at = &c->p.grid,
+                                                       .lo = 0, .metavar = "G",
+                                                       .help = "blocks, 0 = derived from the size and --coarsen"}),
+        lab_opt_if(takes & MERGE_TAKES_TILE, (lab_opt){.name = "--tile", .kind = LAB_ARG_INT, .at = &c->p.tile,
+                                                       .lo = 1, .hi = 1 << 24, .metavar = "T",
+                                                       .help = "outputs of one shared-memory tile"}),
+        lab_opt_if(takes & MERGE_TAKES_COARSEN, (lab_opt){.name = "--coarsen", .kind = LAB_ARG_INT,
+                                                          .at = &c->p.coarsen, .lo = 1, .hi = 1 << 20,
+                                                          .metavar = "C", .help = "outputs per thread"}),
+        lab_opt_if(s->takes_values, (lab_opt){.name = "--keys-only", .kind = LAB_ARG_FLAG, .at = &c->keys_only,
+                                              .help = "merge keys alone, without their values"}),
+        lab_opt_if(s->printed != 0, (lab_opt){.name = "--printed", .kind = LAB_ARG_FLAG, .at = &c->printed,
+                                              .help = "run the code exactly as printed (known bugs; see docs/errata.md)"}),
+        lab_opt_if(takes & MERGE_TAKES_EXAMPLE, (lab_opt){.name = "--example", .kind = LAB_ARG_FLAG, .at = &c->example,
+                                                          .help = "replay the book's worked example with a trace"}),
+    };
+    memcpy(opts, table, sizeof table);
+    return MERGE_NOPTS;
+}
+
+void merge_split(const merge_cli *c, int64_t total, int64_t *m, int64_t *n)
+{
+    *m = c->m >= 0 ? c->m : total / 2;
     *n = total - *m;
 }
 
-void merge_parse_run(merge_run *r, const merge_step *s, int argc, char **argv, const char *step)
+/* Defined in each step's generated step.c; weak for the bench tools, which link this file without one. */
+extern const char *const lab_step_name __attribute__((weak));
+
+/* "ch12-merge/step3-tiled: " before a refusal, as the core's parser writes it. */
+static const char *step_name(void)
 {
-    lab_opts *o = &r->o;
-    *o = lab_opts_defaults();
-    o->size = o->sizes[0] = s->default_n;
-    o->block = s->defaults.block;
-    o->grid = s->defaults.grid;
-    o->tile = s->defaults.tile;
-    o->coarsen = s->defaults.coarsen;
-    o->type = s->spec.types != NULL ? s->spec.types[0] : "int";
-    lab_parse_opts(argc, argv, o, &s->spec, step);
-    if (o->nsizes == 0)
-        o->nsizes = 1, o->sizes[0] = o->size;
-    const merge_params p = {o->block, o->grid, o->tile, o->coarsen, o->printed ? (int)s->printed : 0};
-    r->p = p;
-    r->is_float = strcmp(o->type, "float") == 0;
-    r->with_values = s->takes_values && !o->keys_only;
-    for (int z = 0; z < o->nsizes; z++) {
+    return &lab_step_name != NULL ? lab_step_name : "./run";
+}
+
+void merge_check_run(const merge_step *s, merge_cli *c, const lab_run *run)
+{
+    c->p.printed = c->printed ? (int)s->printed : 0;
+    c->is_float = strcmp(c->type, "float") == 0;
+    c->with_values = s->takes_values && !c->keys_only;
+    for (int z = 0; z < run->nsizes; z++) {
+        const int64_t total = run->sizes[z];
+        if (c->m > total) {
+            fprintf(stderr, "%s: --m %lld is more than -n %lld: -n counts A and B together, --m is A's part of it "
+                    "(./run --help)\n", step_name(), (long long)c->m, (long long)total);
+            exit(LAB_EXIT_USAGE);
+        }
         int64_t m = 0, n = 0;
-        merge_split(o, o->sizes[z], &m, &n);
-        const char *why = merge_check(s, m, n, r->is_float, r->with_values, &r->p);
+        merge_split(c, total, &m, &n);
+        const char *why = merge_check(s, m, n, c->is_float, c->with_values, &c->p);
         if (why != NULL) {
-            fprintf(stderr, "%s: %s (m=%lld n=%lld; ./run --help)\n", step, why, (long long)m, (long long)n);
+            fprintf(stderr, "%s: %s (m=%lld n=%lld; ./run --help)\n", step_name(), why, (long long)m, (long long)n);
             exit(LAB_EXIT_USAGE);
         }
     }
-}
-
-int merge_run_sizes(const merge_run *r, int (*run_size)(const merge_run *r, int64_t total))
-{
-    int all_pass = 1;
-    for (int z = 0; z < r->o.nsizes; z++)
-        all_pass &= run_size(r, r->o.sizes[z]);
-    if (!all_pass && !r->o.csv)
-        lab_print_todo_hint();
-    return all_pass ? LAB_EXIT_PASS : LAB_EXIT_FAIL;
 }
 
 /* ---- the device buffers of one merge ---------------------------------------- */

@@ -1,8 +1,9 @@
-/* merge_host.h - the host side every chapter-12 step shares, driven by what
- * the step declares in its descriptor (merge.h): the parameter checks (pure
- * host: ./run runs them before it looks for a GPU), the workspace laid out
- * from the step's needs, what each launcher does before its kernel, ./run's
- * options turned into a merge, and the device buffers of one merge. */
+/* merge_host.h - the host side every chapter-12 launcher and driver shares,
+ * driven by what the step declares in its descriptor (merge.h): the
+ * parameter checks (pure host: ./run runs them before it looks for a GPU),
+ * the workspace laid out from the step's needs, what each launcher does
+ * before its kernel, the table of chapter 12's options both drivers parse,
+ * and the device buffers of one merge. */
 #ifndef LAB_MERGE_HOST_H
 #define LAB_MERGE_HOST_H
 
@@ -14,9 +15,10 @@ LAB_BEGIN_C
 
 /* NULL when step s can merge m + n keys (floats when is_float, with values
  * when with_values) with p, else why not, with the allowed range: --block
- * (s->block_need), m + n up to s->spec.max_n, the key type (s->spec.types) and
+ * (s->block_need), m + n up to s->lab.max_n, float keys (MERGE_TAKES_TYPE) and
  * values (s->takes_values), --coarsen and --grid where the step takes them,
- * then the step's own check. No GPU needed. */
+ * then the step's own check. No GPU needed. ./run runs it once for each size
+ * when it parses its options; the launchers, in merge_prepare. */
 const char *merge_check(const merge_step *s, int64_t m, int64_t n, int is_float, int with_values,
                         const merge_params *p);
 
@@ -30,8 +32,8 @@ typedef struct {
     int ntiles;         /* ceil((m + n) / tile) */
 } merge_ws;
 
-/* The bytes of device workspace step s needs for m + n keys (0 when none, or
- * when the parameters are refused). */
+/* The bytes of device workspace step s needs for m + n keys with p (0 when
+ * none). It checks nothing: the launch refuses what merge_check refuses. */
 size_t merge_temp_bytes(const merge_step *s, int64_t m, int64_t n, const merge_params *p);
 
 /* What every launcher does before its kernel: merge_check, then `kernel`
@@ -41,26 +43,37 @@ size_t merge_temp_bytes(const merge_step *s, int64_t m, int64_t n, const merge_p
 const char *merge_prepare(const merge_step *s, const merge_args *a, const merge_params *p, const void *kernel,
                           size_t shared, int *grid, merge_ws *ws);
 
-/* ./run's options as one merge: the step's defaults, the parsed options, and
- * what they mean for the merge. */
+/* ./run's chapter-12 options, beyond the core's (lab_run): each entry of the
+ * table merge_options makes points at a field here. */
 typedef struct {
-    lab_opts o;
-    merge_params p;  /* --block, --grid, --tile, --coarsen; --printed sets the step's printed bits */
-    int is_float;    /* --type float */
-    int with_values; /* the step takes values and --keys-only was not given */
-} merge_run;
+    int64_t m;         /* --m: elements of A (-1: half of each size) */
+    const char *dist;  /* --dist */
+    const char *type;  /* --type: int or float */
+    merge_params p;    /* --block, --grid, --tile, --coarsen; p.printed: the step's bits when --printed */
+    int printed;       /* --printed */
+    int keys_only;     /* --keys-only */
+    int example;       /* --example */
+    int is_float;      /* what they mean for the merge (merge_check_run): --type float */
+    int with_values;   /*   the step takes values and --keys-only was not given */
+} merge_cli;
 
-/* Parses argv for step s (whose name is `step`) into *r, starting from the
- * step's defaults, then runs merge_check for every size: anything the step
- * refuses is one line on stderr and exit 2, before any GPU is looked for. */
-void merge_parse_run(merge_run *r, const merge_step *s, int argc, char **argv, const char *step);
+/* How many entries merge_options writes. */
+enum { MERGE_NOPTS = 10 };
 
-/* Runs run_size(r, n) for each size of -n: LAB_EXIT_PASS when all pass, else
- * LAB_EXIT_FAIL after the TODOs still open (lab_print_todo_hint). */
-int merge_run_sizes(const merge_run *r, int (*run_size)(const merge_run *r, int64_t total));
+/* Fills *c with step s's defaults and opts[] with chapter 12's options, each
+ * pointing into *c, for lab_parse_step; an option s does not take (s->takes;
+ * --keys-only without takes_values, --printed without printed bits) is
+ * refused by name. Returns the number of entries, MERGE_NOPTS. */
+int merge_options(const merge_step *s, merge_cli *c, lab_opt opts[MERGE_NOPTS]);
 
-/* m and n of a run of `total` elements: --m (at most total), or half of it. */
-void merge_split(const lab_opts *o, int64_t total, int64_t *m, int64_t *n);
+/* After parsing: what the options mean for the merge (c->p.printed,
+ * is_float, with_values), then every size of run split into m and n
+ * (--m at most the size) and merge_check'ed: anything the step refuses is
+ * one line on stderr and exit 2, before any GPU is looked for. */
+void merge_check_run(const merge_step *s, merge_cli *c, const lab_run *run);
+
+/* m and n of a merge of `total` elements: --m, or half of total. */
+void merge_split(const merge_cli *c, int64_t total, int64_t *m, int64_t *n);
 
 /* Device copies of in (A_d, B_d and their values), a poisoned C_d (and
  * C_values_d when in has values) and a poisoned workspace of temp_bytes: the

@@ -6,7 +6,6 @@
 
 const char *const merge_dists[] = {"uniform", "equal", "a-below", "a-above", "interleaved", "dups", NULL};
 const char *const merge_types[] = {"int", "float", NULL};
-const char *const merge_types_int[] = {"int", NULL};
 
 /* ---- inputs ------------------------------------------------------------------ */
 
@@ -251,7 +250,7 @@ lab_mismatch merge_compare(const merge_inputs *in, const int *got, const int *go
                            const int *want_values, int max_report, char *first, size_t first_len)
 {
     const int values = in->A_values != NULL && got_values != NULL && want_values != NULL;
-    lab_mismatch mm = {0, -1};
+    lab_mismatch mm = {.count = 0, .first = -1};
     char line[512];
     if (first != NULL && first_len > 0)
         first[0] = '\0';

@@ -35,7 +35,7 @@ static int co_rank_brute(int k, const int *A, int m, const int *B, int n)
 static void small_inputs(lab_rng *rng, int tagged, merge_inputs *in, int *A, int *B)
 {
     const int m = (int)lab_rng_below(rng, 13), n = (int)lab_rng_below(rng, 13);
-    const merge_inputs made = {m, n, 0, tagged, A, B, NULL, NULL};
+    const merge_inputs made = {.m = m, .n = n, .tagged = tagged, .A = A, .B = B};
     *in = made;
     merge_make_inputs(merge_dists[lab_rng_below(rng, 6)], rng, A, m, B, n, tagged);
     if (lab_rng_below(rng, 2)) { /* squeeze keys to 1..4 for dense ties, keeping each tag */
@@ -151,7 +151,7 @@ static void check_kernel(int m, int n, const char *dist, uint64_t seed, int bloc
 {
     merge_inputs in;
     const int count = m + n + 1;
-    const merge_params p = {block, 0, 0, 1, 0};
+    const merge_params p = {.block = block, .coarsen = 1};
     char where[512];
     cr_assert_eq(merge_inputs_make(&in, dist, seed, m, n, 0, 0, tagged), 0);
     int *k = lab_xmalloc(sizeof(int) * (size_t)count), *want = lab_xmalloc(sizeof(int) * (size_t)count);
@@ -181,7 +181,7 @@ GPU_TEST(co_rank_gpu, every_k_small_and_odd_sizes)
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
         for (int d = 0; merge_dists[d] != NULL; d++)
             for (int tagged = MERGE_TAG_ORIGIN; tagged <= MERGE_TAG_ZERO; tagged++)
-                check_kernel(sizes[z][0], sizes[z][1], merge_dists[d], lab_test_seeds[(z + d) % LAB_TEST_NSEEDS],
+                check_kernel(sizes[z][0], sizes[z][1], merge_dists[d], lab_test_seed((int)(z + d)),
                              z % 2 ? 96 : 256, tagged);
 }
 
@@ -194,7 +194,8 @@ GPU_TEST(co_rank_gpu, every_k_of_2_pow_24)
 /* The step's host checks refuse before anything touches a GPU. */
 Test(co_rank_params, refuses_what_cannot_run)
 {
-    const merge_params zero = {0, 0, 0, 1, 0}, big = {2048, 0, 0, 1, 0}, fine = {256, 0, 0, 1, 0};
+    const merge_params zero = {.block = 0, .coarsen = 1}, big = {.block = 2048, .coarsen = 1};
+    const merge_params fine = {.block = 256, .coarsen = 1};
     cr_assert_not_null(co_rank_launch(NULL, 1, NULL, 1, NULL, NULL, 3, &zero), "block=0 must be refused");
     cr_assert_not_null(co_rank_launch(NULL, 1, NULL, 1, NULL, NULL, 3, &big), "block=2048 must be refused");
     cr_assert_not_null(merge_check(&merge_step_info, MERGE_MAX_TOTAL - 5, 5, 0, 0, &fine),

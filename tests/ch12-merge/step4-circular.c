@@ -49,7 +49,7 @@ static void check_circular(int tagged)
         for (int trial = 0; trial < 200; trial++) {
             const int m = (int)lab_rng_below(&rng, T + 1), n = (int)lab_rng_below(&rng, T + 1);
             const char *dist = merge_dists[trial % 6];
-            const merge_inputs in = {m, n, 0, tagged, A, B, NULL, NULL};
+            const merge_inputs in = {.m = m, .n = n, .tagged = tagged, .A = A, .B = B};
             merge_make_inputs(dist, &rng, A, m, B, n, tagged);
             merge_co_rank_ref(&in, want_co);
             merge_ref(&in, want, NULL);

@@ -87,7 +87,7 @@ GPU_TEST(merge_path, lopsided_merges)
                                 {7 * T, 0},   {0, 7 * T - 1}, {T - 1, 2 * T + 1}, {2 * T + 1, T - 1}};
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
         for (int d = 0; merge_dists[d] != NULL; d++)
-            check_every_kind(sizes[z][0], sizes[z][1], merge_dists[d], lab_test_seeds[(z + d) % LAB_TEST_NSEEDS]);
+            check_every_kind(sizes[z][0], sizes[z][1], merge_dists[d], lab_test_seed((int)(z + d)));
 }
 
 GPU_TEST(merge_path, partial_last_tiles)
@@ -97,8 +97,8 @@ GPU_TEST(merge_path, partial_last_tiles)
     static const char *const dists[] = {"uniform", "dups", "equal", "interleaved"};
     for (size_t z = 0; z < sizeof totals / sizeof totals[0]; z++)
         for (int d = 0; d < 4; d++) {
-            check_every_kind(totals[z] / 2, totals[z] - totals[z] / 2, dists[d], lab_test_seeds[z % LAB_TEST_NSEEDS]);
-            check_every_kind(totals[z] / 3, totals[z] - totals[z] / 3, dists[d], lab_test_seeds[d % LAB_TEST_NSEEDS]);
+            check_every_kind(totals[z] / 2, totals[z] - totals[z] / 2, dists[d], lab_test_seed((int)z));
+            check_every_kind(totals[z] / 3, totals[z] - totals[z] / 3, dists[d], lab_test_seed(d));
         }
 }
 
@@ -126,7 +126,7 @@ GPU_TEST(merge_path, a_tie_run_across_the_tile_edge)
     for (int64_t j = 0; j < n; j++)
         B[j] = j < T / 2 - 8 ? 1 : j < T / 2 + 56 ? 2 : 3;
     merge_tag(A, m, 0, MERGE_TAG_ORIGIN), merge_tag(B, n, 1, MERGE_TAG_ORIGIN);
-    const merge_inputs in = {m, n, 0, MERGE_TAG_ORIGIN, A, B, NULL, NULL};
+    const merge_inputs in = {.m = m, .n = n, .tagged = MERGE_TAG_ORIGIN, .A = A, .B = B};
     char first[512] = "";
     for (int shift = 0; shift < 2; shift++) {
         const int64_t errors = shifted_merge_errors(&in, shift, first, sizeof first);
@@ -144,9 +144,8 @@ GPU_TEST(merge_path, outputs_off_a_16_byte_boundary)
         for (size_t z = 0; z < sizeof totals / sizeof totals[0]; z++)
             for (int values = 0; values < 2; values++) {
                 check_shifted(totals[z] / 2 + shift, totals[z] - totals[z] / 2 - shift, "uniform", 0, values, shift,
-                              lab_test_seeds[z % LAB_TEST_NSEEDS]);
-                check_shifted(totals[z] / 3, totals[z] - totals[z] / 3, "dups", 1, values, shift,
-                              lab_test_seeds[shift % LAB_TEST_NSEEDS]);
+                              lab_test_seed((int)z));
+                check_shifted(totals[z] / 3, totals[z] - totals[z] / 3, "dups", 1, values, shift, lab_test_seed(shift));
             }
 }
 
@@ -163,19 +162,23 @@ Test(merge_path_params, the_shape_is_compile_time)
     const merge_step *s = &merge_step_info;
     const merge_params *def = &s->defaults;
     merge_params p = *def;
-    const merge_args none = {NULL, NULL, 100, NULL, NULL, 100, NULL, NULL, 0, NULL};
+    const merge_args none = {.m = 100, .n = 100};
     cr_assert_eq(def->tile, def->block * def->coarsen, "the tile (%d) is MP_THREADS (%d) x MP_ITEMS (%d)", def->tile,
                  def->block, def->coarsen);
     cr_assert_eq(def->tile % 4, 0, "tiles start on 16-byte boundaries");
-    cr_assert_eq(s->spec.options & (LAB_OPT_BLOCK | LAB_OPT_GRID | LAB_OPT_TILE | LAB_OPT_COARSEN), 0,
+    cr_assert_eq(s->takes & (MERGE_TAKES_BLOCK | MERGE_TAKES_GRID | MERGE_TAKES_TILE | MERGE_TAKES_COARSEN), 0,
                  "./run takes none of --block, --grid, --tile, --coarsen: the shape is compile-time");
-    cr_assert(s->takes_values && lab_name_in("float", s->spec.types), "pairs and float keys");
+    cr_assert(s->takes_values && (s->takes & MERGE_TAKES_TYPE), "pairs and float keys");
     cr_assert_null(merge_check(s, 1 << 20, 1 << 20, 1, 1, def), "the defaults run float pairs");
     p.tile = def->tile + 1;
-    cr_assert_not_null(merge_check(s, 1000, 1000, 0, 0, &p), "a tile above MP_TILE leaves the workspace short");
+    cr_assert_not_null(merge_check(s, 1000, 1000, 0, 0, &p), "a tile other than MP_TILE is not this step's shape");
     cr_assert_not_null(merge_launch(&none, &p), "merge_launch refuses it before touching the GPU");
-    p.tile = 0;
-    cr_assert_not_null(merge_check(s, 1000, 1000, 0, 0, &p), "tile 0: no workspace");
+    p = *def, p.tile = 0;
+    cr_assert_not_null(merge_check(s, 1000, 1000, 0, 0, &p), "tile 0: not the shape, no workspace");
+    p = *def, p.block = def->block / 2;
+    cr_assert_not_null(merge_check(s, 1000, 1000, 0, 0, &p), "a block other than MP_THREADS is not this step's shape");
+    p = *def, p.grid = 3;
+    cr_assert_not_null(merge_check(s, 1000, 1000, 0, 0, &p), "the grid is one block per tile");
 }
 
 Test(merge_path_params, the_workspace_holds_every_tile_boundary)

@@ -20,8 +20,8 @@ static inline __host__ __device__ void merge_sequential(const int *A, int m, con
 {
     /* exercise: Fig 12.2: two fingers i, j walk A and B; C takes A[i] when MERGE_KEY(A[i]) <= MERGE_KEY(B[j]) (ties take A first: the merge is stable), else B[j]; then copy what is left. Compare keys through MERGE_KEY(x), never raw values (the tests tag each value's low bits) */
     /* hint: three indices: i into A, j into B, k into C; the first loop runs while both i < m and j < n */
-    /* hint: the tie rule is <=: on equal keys A's element goes first; after the loop one of A and B has elements left: copy them in order */
-    /* hint: a raw A[i] <= B[j] passes ./run but fails the tests: their values carry tags whose raw order scrambles equal keys; write MERGE_KEY(A[i]) <= MERGE_KEY(B[j]) */
+    /* hint: when the first loop ends one side may still have elements (never both): the rest of it is already sorted and goes to C as it is */
+    /* hint: a raw A[i] <= B[j] passes ./run but fails the tests: their values carry tags whose raw order scrambles equal keys; the comparison is MERGE_KEY(A[i]) <= MERGE_KEY(B[j]) */
     int i = 0; /* index into A */
     int j = 0; /* index into B */
     int k = 0; /* index into C */
@@ -52,10 +52,10 @@ static inline __host__ __device__ int co_rank(int k, const int *A, int m, const 
     int j_low = 0 > (k - m) ? 0 : k - m; /* j_low = max(0, k-m): A supplies at most m */
     int delta;
     int active = 1;
-    /* exercise: Fig 12.5 lines 08-21: while active: if A[i-1] > B[j], move i down (and j up) by delta = ceil((i-i_low)/2); else if B[j-1] >= A[i], move j down (and i up) by ceil((j-j_low)/2); else stop. Compare keys through MERGE_KEY(x), never raw values (the tests tag each value's low bits) */
+    /* exercise: Fig 12.5 lines 08-21: while active: if i > 0, j < n and A[i-1] > B[j] (i too big): delta = ceil((i-i_low)/2), j_low = j, then i down and j up by delta; else if j > 0, i < m and B[j-1] >= A[i] (j too big): delta = ceil((j-j_low)/2), i_low = i, then j down and i up by delta; else active = 0. Compare keys through MERGE_KEY(x), never raw values (the tests tag each value's low bits); CO_RANK_TRACE(i, j, i_low, j_low, delta) in each branch (delta 0 when it stops) prints ./run --example's trace */
     /* hint: the two tests must agree on ties: A[i-1] > B[j] is strict and B[j-1] >= A[i] is not, so a tie leaves A's element before B's, as merge_sequential does */
-    /* hint: guard each test's reads: i > 0 && j < n before reading A[i-1] and B[j]; j > 0 && i < m before B[j-1] and A[i]. Before moving i down set j_low = j; before moving j down set i_low = i */
-    /* hint: ceil(x / 2) of a non-negative int is (x + 1) >> 1; call CO_RANK_TRACE(i, j, i_low, j_low, delta) in each branch for ./run --example's trace (delta 0 when it stops) */
+    /* hint: the low bounds are what the search has learnt: once i was too big, B[0, j) is surely among the first k outputs, so j never goes below that j again (j_low); the same for i */
+    /* hint: ceil(x / 2) of a non-negative int is (x + 1) >> 1; the guards come first in each test (&& stops before a read past an end) */
     while (active) {
         if (i > 0 && j < n && MERGE_KEY(A[i - 1]) > MERGE_KEY(B[j])) {
             delta = ((i - i_low + 1) >> 1); /* ceil((i - i_low) / 2) */

@@ -14,7 +14,7 @@ __global__ void merge_basic_kernel(const int *A, int m, const int *B, int n, int
     const int elementsPerThread = (printed & MERGE_PRINTED_CEIL) ? (int)((m + n) / threads) : ceil_div(m + n, threads);
     /* exercise: Fig 12.9: this thread's output slice is C[k_curr, k_next) with k_curr = tid*elementsPerThread (both clamped to m+n); co_rank gives i_curr and i_next, j = k - i; merge_sequential the two input slices into &C[k_curr] */
     /* hint: compute k_curr and k_next in 64 bits (tid * elementsPerThread can pass 2^31), then clamp both to m+n: the last threads may have nothing to do */
-    /* hint: i_curr = co_rank(k_curr, A, m, B, n) and j_curr = k_curr - i_curr; the same for k_next. The slices are A[i_curr, i_next) and B[j_curr, j_next) */
+    /* hint: co_rank(k, A, m, B, n) is i for rank k, and j = k - i; the ranks k_curr and k_next bound this thread's slice of A, [i_curr, i_next), and of B, [j_curr, j_next) */
     const int k_curr = (int)min((int64_t)tid * elementsPerThread, (int64_t)(m + n)); /* start output index */
     const int k_next = (int)min((int64_t)(tid + 1) * elementsPerThread, (int64_t)(m + n)); /* end output index */
     const int i_curr = co_rank(k_curr, A, m, B, n);
@@ -38,9 +38,16 @@ const char *merge_launch(const merge_args *a, const merge_params *p)
     return NULL;
 }
 
-const merge_step merge_step_info =
-    MERGE_BOOK_STEP(LAB_OPT_PRINTED, MERGE_PRINTED_CEIL, NULL, 0,
-                    "Step 2: Fig 12.9's basic kernel; each thread co-ranks and merges its own slice of the\n"
-                    "output. " MERGE_HELP_M MERGE_HELP_COARSEN
-                    "--printed runs Fig 12.9's ceil() of an integer division as printed (docs/errata.md).\n"
-                    MERGE_HELP_EXAMPLE);
+/* Step 2's facts for ./run and the tests (merge.h) */
+const merge_step merge_step_info = {
+    .lab = {.about = "Step 2: Fig 12.9's basic kernel; each thread co-ranks and merges its own slice of the\n"
+                     "output. " MERGE_HELP_M MERGE_HELP_COARSEN
+                     "--printed runs Fig 12.9's ceil() of an integer division as printed (docs/errata.md).\n"
+                     MERGE_HELP_EXAMPLE,
+            .default_n = MERGE_DEFAULT_TOTAL,
+            .max_n = MERGE_MAX_TOTAL,
+            .max_n_why = MERGE_MAX_N_WHY},
+    .takes = MERGE_TAKES_LADDER,
+    .defaults = {.block = MERGE_LADDER_BLOCK, .tile = MERGE_LADDER_TILE, .coarsen = MERGE_LADDER_COARSEN},
+    .printed = MERGE_PRINTED_CEIL,
+};

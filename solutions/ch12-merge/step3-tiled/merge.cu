@@ -11,7 +11,7 @@ static __device__ __forceinline__ void load_tile(int *X_S, const int *X, int fro
 {
     /* exercise: Fig 12.12: the block copies X[from ...] into X_S, blockDim.x elements per pass, thread threadIdx.x taking element from + i + threadIdx.x in pass i; stay inside the tile (tile_size) and inside what is left of the block's input (left) */
     /* hint: one for loop, i from 0 while i < tile_size, i += blockDim.x; each thread copies at most one element per pass */
-    /* hint: two bounds, both needed: i + threadIdx.x < left (the block's input ends) and i + threadIdx.x < tile_size (when blockDim.x does not divide tile_size, the last pass would write past the tile) */
+    /* hint: two bounds on the element a thread takes, both needed: left (the block's input ends there; past it lie the next block's elements, or the end of A) and tile_size (when blockDim.x does not divide tile_size, the last pass would write past the tile) */
     for (int i = 0; i < tile_size; i += blockDim.x) {
         if (i + threadIdx.x < left && i + threadIdx.x < tile_size)
             X_S[i + threadIdx.x] = X[from + i + threadIdx.x];
@@ -25,8 +25,8 @@ static __device__ __forceinline__ void merge_tile(const int *A_S, int A_S_length
                                                   int tile_out, int tile_size, int *C)
 {
     /* exercise: Fig 12.13: this thread's outputs of the tile are [c_curr, c_next): tile_output_start (tiled.h) of threadIdx.x and of threadIdx.x + 1; co_rank each in A_S and B_S (A_S_length and B_S_length elements), then merge_sequential the two slices into C + c_curr */
-    /* hint: a_curr = co_rank(c_curr, A_S, A_S_length, B_S, B_S_length) and b_curr = c_curr - a_curr; the same for c_next */
     /* hint: the lengths are what the tile holds, not tile_size: near the end of a block's span A_S or B_S holds fewer, and the rest of shared memory is stale */
+    /* hint: b_curr = c_curr - a_curr (each output came from A_S or B_S), and the same for c_next: the slices are A_S[a_curr, a_next) and B_S[b_curr, b_next), merged to C + c_curr */
     const int c_curr = tile_output_start(threadIdx.x, tile_out, tile_size);
     const int c_next = tile_output_start(threadIdx.x + 1, tile_out, tile_size);
     const int a_curr = co_rank(c_curr, A_S, A_S_length, B_S, B_S_length);
@@ -34,6 +34,22 @@ static __device__ __forceinline__ void merge_tile(const int *A_S, int A_S_length
     const int a_next = co_rank(c_next, A_S, A_S_length, B_S, B_S_length);
     const int b_next = c_next - a_next;
     merge_sequential(A_S + a_curr, a_next - a_curr, B_S + b_curr, b_next - b_curr, C + c_curr);
+    /* end exercise */
+}
+
+/* The end of Fig 12.13's iteration, fixed: how many of A the tile's tile_out
+ * outputs took, counted in what the tile holds (see errata E12.4). */
+static __device__ __forceinline__ int tile_A_consumed(const int *A_S, int A_S_length, const int *B_S, int B_S_length,
+                                                      int tile_out)
+{
+    /* exercise: Fig 12.13, fixed: return how many of A the tile's tile_out outputs took: the co-rank of tile_out in the tile as it is loaded, A_S_length elements of A_S and B_S_length of B_S (the printed co_rank(tile_size, A_S, tile_size, B_S, tile_size) searches full tiles: see errata E12.4) */
+    /* hint: near the end of a block's span one input has fewer than tile_size elements left: past A_S_length (or B_S_length) shared memory still holds the previous tile, and a search that reaches it counts stale elements */
+    /* hint: the last tile of a span makes fewer than tile_size outputs, so the rank is tile_out; the search is the one merge_tile's threads run, with its lengths */
+    return co_rank(tile_out, A_S, A_S_length, B_S, B_S_length);
+    /* exercise stub:
+    (void)A_S, (void)A_S_length, (void)B_S, (void)B_S_length, (void)tile_out;
+    return 0;
+    */
     /* end exercise */
 }
 
@@ -55,28 +71,30 @@ __global__ void merge_tiled_kernel(const int *A, int m, const int *B, int n, int
         const int A_S_length = min(tile_size, s.A_length - A_consumed); /* elements loaded in A_S */
         const int B_S_length = min(tile_size, s.B_length - B_consumed);
         merge_tile(A_S, A_S_length, B_S, B_S_length, tile_out, tile_size, C + s.C_curr + C_completed); /* Part 3 */
-        /* Fig 12.13, fixed: what the tile consumed, counted in what it holds (see errata) */
-        /* exercise: Fig 12.13, fixed: A_consumed grows by the co-rank of tile_out in what the tile holds (A_S_length and B_S_length elements; the printed co_rank(tile_size, A_S, tile_size, B_S, tile_size) reads stale shared memory: see errata); then C_completed and B_consumed */
-        /* hint: C_completed grows by tile_out; B_consumed is then C_completed - A_consumed (every output came from A or from B) */
-        if (printed & MERGE_PRINTED_CONSUMED) /* Fig 12.13 as printed: the consumed count of full tiles */
-            A_consumed += co_rank(tile_size, A_S, tile_size, B_S, tile_size);
-        else
-            A_consumed += co_rank(tile_out, A_S, A_S_length, B_S, B_S_length);
+        /* what the tile consumed: --printed counts it as Fig 12.13 prints it, in full tiles (errata E12.4) */
+        A_consumed += (printed & MERGE_PRINTED_CONSUMED) ? co_rank(tile_size, A_S, tile_size, B_S, tile_size)
+                                                        : tile_A_consumed(A_S, A_S_length, B_S, B_S_length, tile_out);
         C_completed += tile_out;
-        B_consumed = C_completed - A_consumed;
-        /* exercise stub: C_completed += tile_out; */
-        /* end exercise */
+        B_consumed = C_completed - A_consumed; /* every output came from A or from B */
         __syncthreads(); /* the tile is merged before the next load overwrites it */
     }
 }
 
 const char *merge_launch(const merge_args *a, const merge_params *p)
 {
-    return tiled_launch(merge_tiled_kernel, a, p);
+    return tiled_launch(&merge_step_info, merge_tiled_kernel, a, p);
 }
 
-const merge_step merge_step_info =
-    MERGE_BOOK_STEP(LAB_OPT_TILE | LAB_OPT_PRINTED, MERGE_PRINTED_CEIL | MERGE_PRINTED_CONSUMED, tiled_check, 0,
-                    "Step 3: the tiled kernel of Figs 12.10-12.14, with T elements of A and T of B in shared\n"
-                    "memory (--tile 2 or more). " MERGE_HELP_M MERGE_HELP_COARSEN MERGE_HELP_TILE
-                    "--printed runs Figs 12.11-12.13 as printed (docs/errata.md).\n" MERGE_HELP_EXAMPLE);
+/* Step 3's facts for ./run and the tests (merge.h) */
+const merge_step merge_step_info = {
+    .lab = {.about = "Step 3: the tiled kernel of Figs 12.10-12.14, with T elements of A and T of B in shared\n"
+                     "memory (--tile 2 or more). " MERGE_HELP_M MERGE_HELP_COARSEN MERGE_HELP_TILE
+                     "--printed runs Figs 12.11-12.13 as printed (docs/errata.md).\n" MERGE_HELP_EXAMPLE,
+            .default_n = MERGE_DEFAULT_TOTAL,
+            .max_n = MERGE_MAX_TOTAL,
+            .max_n_why = MERGE_MAX_N_WHY},
+    .takes = MERGE_TAKES_LADDER | MERGE_TAKES_TILE,
+    .defaults = {.block = MERGE_LADDER_BLOCK, .tile = MERGE_LADDER_TILE, .coarsen = MERGE_LADDER_COARSEN},
+    .printed = MERGE_PRINTED_CEIL | MERGE_PRINTED_CONSUMED,
+    .check = tiled_check,
+};

@@ -28,12 +28,13 @@ static __device__ __forceinline__ merge_span block_span(const int *A, int m, con
         A_S[0] = co_rank(C_curr, A, m, B, n); /* one thread searches; shared memory broadcasts */
         A_S[1] = co_rank(C_next, A, m, B, n);
     }
-    __syncthreads();
+    __syncthreads(); /* the co-ranks are in A_S[0..1] before anyone reads them */
     const int A_curr = A_S[0];
     const int A_next = A_S[1];
     const int B_curr = C_curr - A_curr;
     const int B_next = C_next - A_next;
-    const merge_span s = {C_curr, C_next - C_curr, A_curr, A_next - A_curr, B_curr, B_next - B_curr};
+    const merge_span s = {.C_curr = C_curr, .C_length = C_next - C_curr, .A_curr = A_curr, .A_length = A_next - A_curr,
+                          .B_curr = B_curr, .B_length = B_next - B_curr};
     __syncthreads(); /* all have read A_S[0..1] before the first tile overwrites them */
     return s;
 }
@@ -62,15 +63,15 @@ static const char *tiled_check(int64_t m, int64_t n, const merge_params *p)
     return p->tile < 2 ? "--tile must be 2 or more: Part 1 passes the block's two co-ranks through A_S" : NULL;
 }
 
-/* The launch of steps 3 and 4: a kernel of Part 1's block spans, with tile_size
- * elements of A and of B in shared memory. */
+/* The launch of steps 3 and 4 (s: the step's descriptor): a kernel of Part 1's
+ * block spans, with tile_size elements of A and of B in shared memory. */
 typedef void (*tiled_kernel)(const int *A, int m, const int *B, int n, int *C, int tile_size, int printed);
-static const char *tiled_launch(tiled_kernel kernel, const merge_args *a, const merge_params *p)
+static const char *tiled_launch(const merge_step *s, tiled_kernel kernel, const merge_args *a, const merge_params *p)
 {
     const size_t shared = 2 * sizeof(int) * (size_t)p->tile; /* A_S and B_S */
     int grid = 0;
     merge_ws ws;
-    const char *why = merge_prepare(&merge_step_info, a, p, (const void *)kernel, shared, &grid, &ws);
+    const char *why = merge_prepare(s, a, p, (const void *)kernel, shared, &grid, &ws);
     if (why != NULL || grid == 0)
         return why;
     kernel<<<grid, p->block, shared>>>(a->A, (int)a->m, a->B, (int)a->n, a->C, p->tile, p->printed);

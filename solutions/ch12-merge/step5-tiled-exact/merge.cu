@@ -24,7 +24,8 @@ static __device__ __forceinline__ merge_span tile_span(int t, const int *A_tile,
     const int A_next = A_tile[t + 1];
     const int B_curr = C_curr - A_curr;
     const int B_next = C_next - A_next;
-    const merge_span s = {C_curr, C_next - C_curr, A_curr, A_next - A_curr, B_curr, B_next - B_curr};
+    const merge_span s = {.C_curr = C_curr, .C_length = C_next - C_curr, .A_curr = A_curr, .A_length = A_next - A_curr,
+                          .B_curr = B_curr, .B_length = B_next - B_curr};
     return s; /* C_length == A_length + B_length */
 }
 
@@ -34,7 +35,7 @@ static __device__ __forceinline__ void load_exact_tile(int *AB_S, const int *A, 
 {
     /* exercise: Section 12.6's exercise: AB_S[i] for i < s.C_length is the tile's i-th input: A[s.A_curr + i] while i < s.A_length, then B's part; thread threadIdx.x loads i = threadIdx.x, threadIdx.x + blockDim.x, ... (coalesced) */
     /* hint: one loop over i from threadIdx.x while i < s.C_length, i += blockDim.x: A's part and B's part follow each other in AB_S */
-    /* hint: B's part starts at AB_S[s.A_length]: element i reads B[s.B_curr + i - s.A_length]. #pragma unroll 4 keeps several loads in flight */
+    /* hint: B's part starts at AB_S[s.A_length], so the tile's input i past it is B's element i - s.A_length of the tile's B range; #pragma unroll 4 on the loop keeps several loads in flight */
 #pragma unroll 4
     for (int i = threadIdx.x; i < s.C_length; i += blockDim.x) /* unrolled: several loads in flight */
         AB_S[i] = i < s.A_length ? A[s.A_curr + i] : B[s.B_curr + i - s.A_length];
@@ -58,10 +59,10 @@ static __device__ __forceinline__ thread_part split_tile(const int *A_S, const i
     const int a_curr = co_rank(c_curr, A_S, s.A_length, B_S, s.B_length);
     const int b_curr = c_curr - a_curr;
     a_S[threadIdx.x] = a_curr; /* one search per thread: its end is the next thread's start */
-    __syncthreads();
+    __syncthreads();           /* every thread's start is in a_S before its neighbour reads it */
     const int a_next = c_next == s.C_length ? s.A_length : a_S[threadIdx.x + 1];
     const int b_next = c_next - a_next;
-    const thread_part q = {c_curr, a_curr, a_next - a_curr, b_curr, b_next - b_curr};
+    const thread_part q = {.c = c_curr, .a = a_curr, .a_length = a_next - a_curr, .b = b_curr, .b_length = b_next - b_curr};
     return q;
 }
 
@@ -121,9 +122,18 @@ static const char *exact_check(int64_t m, int64_t n, const merge_params *p)
     return p->tile < 1 ? "--tile must be 1 or more" : NULL;
 }
 
-const merge_step merge_step_info =
-    MERGE_BOOK_STEP(LAB_OPT_TILE, 0, exact_check, 1,
-                    "Step 5: exact tiles, section 12.6's exercise: a tile loads exactly the T inputs it merges.\n"
-                    MERGE_HELP_M MERGE_HELP_COARSEN "(A block's outputs are rounded up to whole tiles.)\n" MERGE_HELP_TILE
-                    "Keep the tile share odd: the threads' stores to C_S then fall in 32 different banks\n"
-                    "(README). " MERGE_HELP_EXAMPLE);
+/* Step 5's facts for ./run and the tests (merge.h) */
+const merge_step merge_step_info = {
+    .lab = {.about = "Step 5: exact tiles, section 12.6's exercise: a tile loads exactly the T inputs it merges.\n"
+                     MERGE_HELP_M MERGE_HELP_COARSEN "(A block's outputs are rounded up to whole tiles.)\n"
+                     MERGE_HELP_TILE
+                     "Keep the tile share odd: the threads' stores to C_S then fall in 32 different banks\n"
+                     "(README). " MERGE_HELP_EXAMPLE,
+            .default_n = MERGE_DEFAULT_TOTAL,
+            .max_n = MERGE_MAX_TOTAL,
+            .max_n_why = MERGE_MAX_N_WHY},
+    .takes = MERGE_TAKES_LADDER | MERGE_TAKES_TILE,
+    .defaults = {.block = MERGE_LADDER_BLOCK, .tile = MERGE_LADDER_TILE, .coarsen = MERGE_LADDER_COARSEN},
+    .tile_co_ranks = 1,
+    .check = exact_check,
+};

@@ -45,9 +45,23 @@
 /* The key types: a constant argument, so the unused comparisons vanish. */
 enum { MP_INT = 0, MP_FLOAT = 1, MP_UINT = 2 };
 
-/* Keys kernels are compiled for a full SM (2048 threads: 32 registers each);
- * pairs kernels take what they need (two blocks of 512 per SM). */
-#define MP_KEYS_BLOCKS (2048 / MP_THREADS)
+/* The resident threads an SM of the architecture being compiled holds
+ * (CUDA C++ Programming Guide, "Compute capabilities"): 1024 on sm_75, 1536
+ * on sm_86, sm_89 and sm_12x, 2048 on the others (sm_80, sm_90, ...). The host
+ * pass has no architecture: it never reads launch bounds. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define MP_SM_THREADS 1024
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
+#define MP_SM_THREADS 1536
+#else
+#define MP_SM_THREADS 2048
+#endif
+
+/* Keys kernels are compiled for a full SM (on sm_90, 2048 threads: 32
+ * registers each, four blocks of 512); asking more blocks than the SM holds
+ * would only be ignored, with a warning. Pairs kernels take what they need
+ * (two blocks of 512 per SM). */
+#define MP_KEYS_BLOCKS (MP_SM_THREADS / MP_THREADS > 0 ? MP_SM_THREADS / MP_THREADS : 1)
 
 /* A merge tile's shared memory: one array of keys (and one of values). */
 static inline size_t mp_shared_bytes(int has_values)
@@ -79,9 +93,9 @@ static __device__ __forceinline__ int merge_path_search(int diag, const int *A, 
                                                         const int key_type)
 {
     /* exercise: the merge path: binary search for i in [max(0, diag - n), min(diag, m)], the number of A's among the first diag outputs: A[mid] is among them unless B's key beside it on the diagonal, B[diag - 1 - mid], is strictly less (key_less); return i */
-    /* hint: lo = max(0, diag - n) (B supplies at most n), hi = min(diag, m); while lo < hi: mid = lo + ((hi - lo) >> 1) (no overflow near 2^31) */
-    /* hint: if key_less(B[diag - 1 - mid], A[mid], key_type) then B's element goes first and A[mid] is not among them: hi = mid; else lo = mid + 1. Return lo */
-    /* hint: ties take A first: hi moves down only when B's key is strictly less. Testing !key_less(A[mid], B[diag - 1 - mid]) (B's key <= A's) puts B first on ties: the tests' origin tags catch it */
+    /* hint: the answer lies in [lo, hi] with lo = max(0, diag - n) (B supplies at most n) and hi = min(diag, m); halve it while lo < hi, mid = lo + ((hi - lo) >> 1) (no overflow near 2^31) */
+    /* hint: when B's key beside mid is strictly less than A[mid]'s, B's element comes first, A[mid] is not among the first diag, and the answer is at most mid; otherwise it is above mid */
+    /* hint: ties take A first: the search moves down only when B's key is strictly less. A test of B's key <= A's puts B first on ties: the tests' origin tags catch it */
     int lo = diag > n ? diag - n : 0; /* B supplies at most n */
     int hi = diag < m ? diag : m;     /* A supplies at most m, and at most diag */
     while (lo < hi) {
@@ -136,8 +150,8 @@ static __device__ __forceinline__ void merge_thread_items(const int *S, int a, i
 {
     /* exercise: the register merge: exactly MP_ITEMS outputs, keys[i] and from[i] (its position in S), from the two fronts S[a] and S[b]: output i takes B's front when b < b_end and (a >= a_end or B's key is strictly less: key_less), else A's; ties take A first */
     /* hint: keep the two front keys in registers (key_a = S[a], key_b = S[b]) and after each output read only the next key of the side it took: one comparison and one shared read per output */
-    /* hint: a fixed count, fully unrolled (#pragma unroll over i < MP_ITEMS): keys[] and from[] then live in registers; no early exit. A read one past a range's end lands in the tile's slack (MP_SLOTS): it is never used */
-    /* hint: take_b = b < b_end && (a >= a_end || key_less(key_b, key_a, key_type)); keys[i] = take_b ? key_b : key_a; from[i] = take_b ? b : a; then advance b or a and reload that front */
+    /* hint: a fixed count, fully unrolled (#pragma unroll over i < MP_ITEMS): keys[] and from[] then live in registers; no early exit */
+    /* hint: per output: decide take_b as the TODO says, write the taken key and its position, then advance that side and reload its front; a read one past a range's end lands in the tile's slack (MP_SLOTS) and is never used */
     int key_a = S[a], key_b = S[b];
 #pragma unroll
     for (int i = 0; i < MP_ITEMS; i++) {
