@@ -251,6 +251,40 @@ static int run_config(ss_rank *R, int nlocal, const run_opts *ro, const ss_confi
     return fails == 0;
 }
 
+/* The same sort on one GPU (R's device, one rank: step 7's sort of the whole
+ * input, nothing split or sent), timed as the G-rank runs are: the median
+ * total in ms, or 0 when it does not fit (above 2^30 keys) or fails. So each
+ * multi-GPU line says, measured in the same run, whether G GPUs paid for
+ * themselves at this size. */
+static double one_gpu_ms(const ss_rank *R, const run_opts *ro, int64_t N, int dist, int with_values)
+{
+    if (N > (1LL << 30))
+        return 0;
+    run_opts one = *ro;
+    one.gpus = 1, one.ranks = 0, one.chunks = 0, one.fine = 0;
+    const ss_config c = config_of(&one, 1, N, with_values);
+    const world alone = {1, 0, 0, 0};
+    const int reps = ro->run.reps;
+    double *ms = (double *)lab_xmalloc(sizeof(double) * (size_t)reps);
+    ss_rank r;
+    memset(&r, 0, sizeof r);
+    r.device = R->device;
+    ss_plan plan;
+    ss_hash in;
+    ss_times t;
+    int ok = ss_setup(&r, &c, NULL) == NULL;
+    for (int rep = -1; rep < reps && ok; rep++) { /* rep -1 warms up */
+        ok = sort_fresh(&r, 1, &c, dist, ro->run.seed + 1 + (uint64_t)(rep + 1), &plan, &in, &t, &alone) == NULL;
+        plan_free(&plan);
+        if (rep >= 0)
+            ms[rep] = t.total;
+    }
+    ss_teardown(&r);
+    const double median = ok ? lab_timing_of(ms, reps).median_ms : 0;
+    free(ms);
+    return median;
+}
+
 /* One (N, distribution, keys or pairs) on the process's ranks: the result line; 1 if it passed. */
 static int run_one(ss_rank *R, int nlocal, const run_opts *ro, int G, int64_t N, int dist, int with_values,
                    const world *w)
@@ -267,17 +301,25 @@ static int run_one(ss_rank *R, int nlocal, const run_opts *ro, int G, int64_t N,
     const int pass = run_config(R, nlocal, ro, &c, dist, &f, w);
     for (int i = 0; i < nlocal; i++)
         ss_teardown(&R[i]);
+    const double one = pass && G > 1 && c.link == SS_LINK_NCCL && w->rank == 0 ? one_gpu_ms(&R[0], ro, N, dist, with_values) : 0;
+    world_barrier(w);
     if (w->rank == 0) {
-        char params[512];
-        snprintf(params, sizeof params,
-                 "%s=%d local=%s chunks=%d fine=%d dist=%s type=uint %s ms_splitters=%.4f ms_count=%.4f"
-                 " ms_scatter=%.4f ms_exchange=%.4f ms_sort=%.4f waited=%.4f bucket=%.4f peak=%.2f",
-                 c.link == SS_LINK_COPIES ? "ranks" : "gpus", G, STEP->locals[c.local], c.K, c.F, gen_dist_name(dist), with_values ? "pairs" : "keys", f.ph[0], f.ph[1],
-                 f.ph[2], f.ph[3], f.ph[4], f.ph[5], f.bucket, f.peak);
+        char params[640];
+        const int at = snprintf(params, sizeof params,
+                                "%s=%d local=%s chunks=%d fine=%d dist=%s type=uint %s ms_splitters=%.4f ms_count=%.4f"
+                                " ms_scatter=%.4f ms_exchange=%.4f ms_sort=%.4f waited=%.4f bucket=%.4f peak=%.2f",
+                                c.link == SS_LINK_COPIES ? "ranks" : "gpus", G, STEP->locals[c.local], c.K, c.F,
+                                gen_dist_name(dist), with_values ? "pairs" : "keys", f.ph[0], f.ph[1], f.ph[2], f.ph[3],
+                                f.ph[4], f.ph[5], f.bucket, f.peak);
+        if (one > 0)
+            snprintf(params + at, sizeof params - (size_t)at, " ms_one_gpu=%.4f", one);
         /* the least a sort moves: read and write every key (and value) once */
         const lab_result r = {lab_step_name, params, N, 2.0 * (with_values ? 2 : 1) * sizeof(unsigned int) * (double)N,
                               f.total, pass};
         lab_print_result(&ro->run, &r);
+        if (one > 0 && one < f.total.median_ms && !ro->run.csv)
+            printf("  NOTE: one GPU sorts these %lld keys faster: %.3f ms against %.3f ms on %d (ms_one_gpu=, same run)\n",
+                   (long long)N, one, f.total.median_ms, G);
         if (!pass && !ro->run.csv)
             lab_print_todo_hint();
         fflush(stdout);

@@ -171,6 +171,8 @@ void ss_exchange_round(ss_rank *R, int nlocal, const ss_config *c, const ss_plan
 
 void ss_all_gather(ss_rank *R, int nlocal, const ss_config *c, void *const *bufs, size_t bytes)
 {
+    if (c->G == 1) /* one rank holds every slot already */
+        return;
     if (c->link == SS_LINK_NCCL) {
         NCCL_CHECK(ncclGroupStart());
         for (int i = 0; i < nlocal; i++)
@@ -188,6 +190,8 @@ void ss_all_gather(ss_rank *R, int nlocal, const ss_config *c, void *const *bufs
 
 void ss_all_sum(ss_rank *R, int nlocal, const ss_config *c, uint64_t *const *bufs, size_t count)
 {
+    if (c->G == 1)
+        return;
     if (c->link == SS_LINK_NCCL) {
         NCCL_CHECK(ncclGroupStart());
         for (int i = 0; i < nlocal; i++)
