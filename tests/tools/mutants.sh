@@ -17,7 +17,7 @@ for sed_file in "$@"; do
     file=$(sed -n 's/^# file: *//p' "$sed_file" | head -n1)
     if [ ! -f "$step/$file" ]; then echo "!! $name: $step/$file does not exist"; bad=1; continue; fi
     mdir=build/mutsrc/$name/${step#solutions/}
-    rm -rf "$mdir"; mkdir -p "$mdir"; cp "$step"/*.cu "$step"/*.cuh "$step"/*.h "$step"/*.c "$mdir"/ 2>/dev/null
+    rm -rf "$mdir"; mkdir -p "$mdir"; cp "$step"/*.cu "$step"/*.cuh "$step"/*.h "$step"/*.c "$step"/Makefile "$mdir"/ 2>/dev/null # the Makefile names the steps it uses (LAB_USES)
     sed -i -f "$sed_file" "$mdir/$file"
     if cmp -s "$step/$file" "$mdir/$file"; then echo "!! $name: the sed script changed nothing in $step/$file"; bad=1; continue; fi
     mdirs+=("$mdir"); names+=("$name"); whys+=("$(sed -n 's/^# why: *//p' "$sed_file" | head -n1)")
