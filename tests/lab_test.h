@@ -24,4 +24,7 @@ void lab_test_need_gpu(void);
 #define LAB_TEST_NSEEDS 3
 extern const uint64_t lab_test_seeds[LAB_TEST_NSEEDS];
 
+/* The i-th of the fixed seeds, cycling: lab_test_seeds[i % LAB_TEST_NSEEDS]. */
+uint64_t lab_test_seed(int i);
+
 #endif
