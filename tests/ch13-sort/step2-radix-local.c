@@ -9,6 +9,6 @@ GPU_TEST(radix_local, block_sizes)
         sort_params p = STEP->defaults;
         p.block = blocks[b];
         for (int d = 0; sort_dists[d] != NULL; d++)
-            check_sort(d % 2 ? 100003 : 4097, sort_dists[d], SORT_UINT, 1, seed_of(b + d), &p);
+            check_sort(d % 2 ? 100003 : 4097, sort_dists[d], SORT_UINT, 1, lab_test_seed(b + d), &p);
     }
 }

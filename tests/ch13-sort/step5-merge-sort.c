@@ -13,7 +13,7 @@ GPU_TEST(merge_sort, tile_sizes_and_pass_counts)
             /* whole tiles, one more key, and an odd number of runs, so the passes ping-pong both ways */
             const int64_t sizes[] = {tile, tile + 1, 2 * tile, 5 * tile - 3, 8 * tile + 1};
             for (int z = 0; z < 5; z++)
-                check_sort(sizes[z], sort_dists[(b + c + z) % 6], SORT_UINT, (b + z) % 2 == 0, seed_of(b + c + z), &p);
+                check_sort(sizes[z], sort_dists[(b + c + z) % 6], SORT_UINT, (b + z) % 2 == 0, lab_test_seed(b + c + z), &p);
         }
 }
 
@@ -21,6 +21,6 @@ GPU_TEST(merge_sort, many_passes_keys_only_and_pairs)
 {
     sort_params p = STEP->defaults;
     p.block = 32, p.coarsen = 1; /* 32-key tiles: 15 merge passes for 2^20 keys */
-    check_sort(((int64_t)1 << 20) - 5, "few", SORT_UINT, 1, lab_test_seeds[0], &p);
-    check_sort(((int64_t)1 << 20) + 5, "uniform", SORT_FLOAT, 0, lab_test_seeds[1], &p);
+    check_sort(((int64_t)1 << 20) - 5, "few", SORT_UINT, 1, lab_test_seed(0), &p);
+    check_sort(((int64_t)1 << 20) + 5, "uniform", SORT_FLOAT, 0, lab_test_seed(1), &p);
 }
