@@ -36,10 +36,10 @@ void check_sort(int64_t n, const char *dist, sort_type type, int with_values, ui
 
 /* A race (a missing barrier or fence) shows as a wrong result now and then:
  * sorts the same n uniform keys (never zeros; a stale read changes the
- * output) with payload values `launches` times with p, outputs and workspace
- * poisoned before each launch, and fails at the first launch whose keys or
- * values differ from the stable reference, naming it. */
-void check_sort_repeatedly(int64_t n, int launches, uint64_t seed, const sort_params *p);
+ * output), with payload values or without, `launches` times with p, outputs
+ * and workspace poisoned before each launch, and fails at the first launch
+ * whose keys or values differ from the stable reference, naming it. */
+void check_sort_repeatedly(int64_t n, int with_values, int launches, uint64_t seed, const sort_params *p);
 
 /* Both the pure-host check (./run's) and sort_run refuse p for n keys,
  * sort_run before it touches the GPU (it is handed pointers it must not use). */

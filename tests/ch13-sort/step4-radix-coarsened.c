@@ -43,3 +43,17 @@ GPU_TEST(radix_coarsened, a_block_too_large_for_the_registers_is_refused_or_runs
         check_sort(100003, "uniform", SORT_UINT, 1, lab_test_seed(0), &p);
     lab_dev_free(k_d), lab_dev_free(v_d), lab_dev_free(ok_d), lab_dev_free(ov_d), lab_dev_free(temp);
 }
+
+/* A missing barrier (wrong variant radix-coarsened-no-load-barrier, or one
+ * after a split) lets a thread take keys other warps have not stored yet: the
+ * stale keys of an earlier tile land in the output. Large and small tiles of
+ * many warps, several launches: it shows every time. */
+GPU_TEST(radix_coarsened_races, a_missing_barrier_shows_every_time)
+{
+    static const int blocks[] = {512, 256, 128}, coarsen[] = {16, 3, 8}, bits[] = {8, 4, 6};
+    for (int b = 0; b < 3; b++) {
+        sort_params p = STEP->defaults;
+        p.block = blocks[b], p.coarsen = coarsen[b], p.radix_bits = bits[b];
+        check_sort_repeatedly(((int64_t)1 << 20) + 1000 * b + 7, 1, 8, lab_test_seed(b), &p);
+    }
+}

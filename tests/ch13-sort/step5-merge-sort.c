@@ -24,3 +24,17 @@ GPU_TEST(merge_sort, many_passes_keys_only_and_pairs)
     check_sort(((int64_t)1 << 20) - 5, "few", SORT_UINT, 1, lab_test_seed(0), &p);
     check_sort(((int64_t)1 << 20) + 5, "uniform", SORT_FLOAT, 0, lab_test_seed(1), &p);
 }
+
+/* A missing barrier (wrong variant merge-no-round-barrier, or one around a
+ * merge pass's chunk) lets a thread read runs other threads are still
+ * writing. Tiles of many warps, short and long runs, several launches: it
+ * shows every time. */
+GPU_TEST(merge_sort_races, a_missing_barrier_shows_every_time)
+{
+    static const int blocks[] = {1024, 256, 64}, coarsen[] = {2, 8, 16};
+    for (int b = 0; b < 3; b++) {
+        sort_params p = STEP->defaults;
+        p.block = blocks[b], p.coarsen = coarsen[b];
+        check_sort_repeatedly(((int64_t)1 << 20) + 1000 * b + 7, 1, 8, lab_test_seed(b), &p);
+    }
+}

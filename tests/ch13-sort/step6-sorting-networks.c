@@ -51,3 +51,20 @@ GPU_TEST(sorting_networks, bitonic_at_2_pow_20_and_above)
     check_sort(((int64_t)1 << 20) + 3, "uniform", SORT_UINT, 1, lab_test_seed(0), &STEP->defaults);
     check_sort((int64_t)1 << 21, "few", SORT_INT, 1, lab_test_seed(1), &STEP->defaults);
 }
+
+/* A missing barrier between two strides of the bitonic network (wrong
+ * variant bitonic-no-stride-barrier) lets a thread compare a pair another
+ * thread has not swapped yet. Tiles of many warps, several launches: it shows
+ * every time. */
+GPU_TEST(sorting_networks_races, a_missing_barrier_shows_every_time)
+{
+    static const int blocks[] = {1024, 256, 128}, tiles[] = {8192, 2048, 1024};
+    for (int b = 0; b < 3; b++) {
+        sort_params p = STEP->defaults;
+        p.block = blocks[b], p.tile = tiles[b];
+        check_sort_repeatedly(((int64_t)1 << 20) - 1000 * b - 7, 1, 8, lab_test_seed(b), &p);
+    }
+    sort_params p = STEP->defaults;
+    p.variant = "odd-even", p.block = 1024; /* its barrier is also its vote: __syncthreads_or */
+    check_sort_repeatedly(4096, 1, 8, lab_test_seed(3), &p);
+}

@@ -99,3 +99,14 @@ Test(merge_sort_path_params, the_block_is_compile_time)
     cr_assert_geq(sort_temp_bytes(STEP, 1000000, 1, &STEP->defaults), 2 * sizeof(unsigned int) * 1000000,
                   "the workspace holds the second key and value buffers");
 }
+
+/* A missing barrier (wrong variant merge-path-sort-no-stage-barrier) lets a
+ * thread pick its keys before other warps have staged them: the stale keys of
+ * an earlier tile land in the output. Several launches over many tiles: it
+ * shows every time. */
+GPU_TEST(merge_sort_path_races, a_missing_barrier_shows_every_time)
+{
+    const int64_t T = tile_of_step();
+    check_sort_repeatedly(((int64_t)1 << 20) + 7, 1, 8, lab_test_seed(0), &STEP->defaults);
+    check_sort_repeatedly(37 * T + 11, 0, 8, lab_test_seed(1), &STEP->defaults); /* keys only: its own kernels */
+}

@@ -102,7 +102,7 @@ static __device__ __forceinline__ void bitonic_tile_steps(unsigned int *s_k, uns
                                                           unsigned int tile, unsigned int size, unsigned int stride)
 {
     for (; stride > 0; stride >>= 1) {
-        __syncthreads();
+        __syncthreads(); /* the tile's load, or the last stride's swaps, are done before this stride reads */
         for (unsigned int q = threadIdx.x; q < tile / 2; q += blockDim.x) {
             const unsigned int x = pair_low(q, stride);
             bitonic_step(s_k, s_i, x, x + stride, base + x, size);
