@@ -12,9 +12,9 @@ __global__ void radix_sort_bits(const unsigned int *input, unsigned int *bits, u
 {
     const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < N) {
-        /* exercise: radix_sort_bits(), Fig 13.4 lines 06-08: load key i, extract the bit of this iteration, store it in bits[i] */
-        /* hint: the iteration's bit is bit number `iter` of the key, counted from the least significant (bit 0) */
-        /* hint: shift the key right by iter places, then mask off every bit but the lowest */
+        /* exercise: radix_sort_bits(), Fig 13.4 lines 06-08: load key i (input[i]), extract its bit number iter (bit 0 the least significant) and store that bit, 0 or 1, in bits[i] */
+        /* hint: the scan that follows adds up bits[]: each entry must be exactly 0 or 1, so none of the key's other bits may survive */
+        /* hint: shift the key right by iter places, then keep only the lowest bit (a mask of 1) */
         const unsigned int key = input[i];
         const unsigned int bit = (key >> iter) & 1;
         bits[i] = bit;
@@ -28,9 +28,9 @@ __global__ void radix_sort_bits(const unsigned int *input, unsigned int *bits, u
 static __device__ __forceinline__ unsigned int destination(unsigned int i, unsigned int bit, unsigned int numOnesBefore,
                                                            unsigned int numOnesTotal, unsigned int N)
 {
-    /* exercise: destination(): Fig 13.4 lines 14-15: a zero goes to i - ones before; a one goes after all the zeros, to N - ones in total + ones before */
-    /* hint: the zeros keep their order at the front: the keys before i that are zeros are i - numOnesBefore */
-    /* hint: the ones keep their order after all N - numOnesTotal zeros: a one lands numOnesBefore places past them */
+    /* exercise: destination(), Fig 13.4 lines 14-15 as section 13.3 derives them: a zero (bit 0) goes to i - ones before; a one goes after all the zeros, to N - ones in total + ones before */
+    /* hint: the zeros keep their order at the front: of the i keys before key i, i - numOnesBefore are zeros, and each goes before it */
+    /* hint: the ones keep their order after all N - numOnesTotal zeros: a one lands numOnesBefore places past them (the figure as printed subtracts: docs/errata.md, E13.1) */
     return (bit == 0) ? (i - numOnesBefore) : (N - numOnesTotal + numOnesBefore); /* fixed: + (docs/errata.md) */
     /* exercise stub: return i; */
     /* end exercise */

@@ -44,8 +44,8 @@ __global__ void radix_local_sort(const unsigned int *keys_in, const unsigned int
  * threadIdx.x of this block's sorted keys goes, its bit being `bit`. */
 static __device__ __forceinline__ unsigned int bucket_destination(const unsigned int *table, unsigned int bit)
 {
-    /* exercise: bucket_destination(), Fig 13.6: the block's local zeros are table[b+1] - table[b] (the scanned table); a key's rank in its local bucket is threadIdx.x minus where that bucket starts locally (0 or the local zeros); add the bucket's global start table[bit * gridDim.x + blockIdx.x] */
-    /* hint: the scanned row 0 holds where each block's zeros start, so two neighbours in it differ by one block's zeros */
+    /* exercise: bucket_destination(), Fig 13.6: with b = blockIdx.x, the block's local zeros are table[b + 1] - table[b] (the scanned table); a key's rank in its local bucket is threadIdx.x minus where that bucket starts locally (0 for the zeros, the local zeros for the ones); return the bucket's global start table[bit * gridDim.x + b] plus that rank */
+    /* hint: the scanned row 0 holds where each block's zeros start, so two neighbours in it differ by one block's zeros; the last block's neighbour is row 1's first entry (all the zeros), which works the same */
     /* hint: the ones of this block start locally after its zeros, and globally at table[gridDim.x + blockIdx.x] */
     const unsigned int localZeros = table[blockIdx.x + 1] - table[blockIdx.x];
     const unsigned int localStart = (bit == 0) ? 0 : localZeros;

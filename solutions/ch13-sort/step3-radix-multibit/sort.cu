@@ -17,9 +17,10 @@ static __device__ __forceinline__ void sort_by_digit(unsigned int *key, unsigned
                                                      unsigned int shift, unsigned int r, unsigned int *s_keys,
                                                      unsigned int *s_values, unsigned int *warp_sums)
 {
-    /* exercise: sort_by_digit(), section 13.5: r local 1-bit iterations, on bit shift + b for b = 0 .. r-1: each is step 2's radix_split_by_bit (past the end counts as a one), then a barrier, then this thread takes the key and value now at threadIdx.x of s_keys and s_values */
-    /* hint: each split must be stable and start from the last one's order, as the iterations of step 1 do */
-    /* hint: radix_split_by_bit places this thread's key and value by one bit; after a barrier, this thread's next key and value are the ones at position threadIdx.x */
+    /* exercise: sort_by_digit(), section 13.5: r local 1-bit iterations, on bit shift + b for b = 0 .. r-1: each is step 2's radix_split_by_bit of this thread's *key and *value by that bit (a thread past the end, threadIdx.x >= valid, brings a one), then a barrier, then this thread takes the key and value now at threadIdx.x of s_keys and s_values into *key and *value */
+    /* hint: split from the digit's lowest bit up: each split is stable, so it keeps the order the splits before it made, as step 1's iterations do */
+    /* hint: the barrier after each split is what makes s_keys whole: without it a thread may read its new key before the thread that moves it there has stored it (the race tests catch that) */
+    /* hint: the bit of a real key is bit shift + b of *key (shift right, keep the lowest bit); radix_split_by_bit's return value is not needed here */
     for (unsigned int b = 0; b < r; b++) {
         const unsigned int bit = threadIdx.x < valid ? (*key >> (shift + b)) & 1 : 1; /* past the end: a one */
         radix_split_by_bit(*key, *value, bit, s_keys, s_values, warp_sums);
@@ -36,8 +37,9 @@ static __device__ __forceinline__ void sort_by_digit(unsigned int *key, unsigned
 static __device__ __forceinline__ void write_table_column(unsigned int *table, const unsigned int *s_start,
                                                           const unsigned int *s_end, unsigned int r)
 {
-    /* exercise: write_table_column(), Fig 13.9: for every digit d (the block's threads share the 2^r rows: d = threadIdx.x, threadIdx.x + blockDim.x, ...), row d of this block's column is where the run of digit d ends minus where it starts */
-    /* hint: the table is laid out row by row: all blocks' buckets of digit 0, then all blocks' of digit 1, ... */
+    /* exercise: write_table_column(), Fig 13.9: for every digit d < 2^r (the block's threads share the rows: d = threadIdx.x, threadIdx.x + blockDim.x, ...), row d of this block's column, table[d * gridDim.x + blockIdx.x], is the size of digit d's run: where it ends (s_end[d]) minus where it starts (s_start[d]) */
+    /* hint: the table is laid out row by row: all blocks' buckets of digit 0, then all blocks' of digit 1, ...; its exclusive scan then gives every bucket its place in the output */
+    /* hint: a digit no key of the block has keeps s_start[d] = s_end[d] = 0 from the kernel's start: its bucket has size 0, and its row still needs that 0 */
     for (unsigned int d = threadIdx.x; d < (1u << r); d += blockDim.x)
         table[d * gridDim.x + blockIdx.x] = s_end[d] - s_start[d];
     /* end exercise */

@@ -57,9 +57,10 @@ static __device__ __forceinline__ void split_tile_by_bit(const unsigned int *key
                                                          unsigned int valid, unsigned int tile, unsigned int bit_at,
                                                          unsigned int coarsen, int has_values)
 {
-    /* exercise: split_tile_by_bit(), section 13.6: count the ones among this thread's keys (past the end counts as a one), block_exclusive_scan the counts, then walk the keys in order: a zero goes to its tile position - ones before, a one to zeros in total + ones before, adding each bit to ones before as you go */
-    /* hint: the scan of the counts gives the ones before this thread's first key; the ones before key j add the bits of keys 0 .. j-1 */
-    /* hint: zeros in total = tile - ones in total (the keys past the end are ones, so the tile is full); loop as take_keys does, to SORT_MAX_COARSEN with `if (j < coarsen)` */
+    /* exercise: split_tile_by_bit(), section 13.6: count the ones (bit bit_at) among this thread's keys key[j], j < coarsen, at tile positions first + j (a position >= valid counts as a one), block_exclusive_scan the counts (every thread calls it), then walk the keys in order: a zero goes to its tile position - ones before, a one to zeros in total (tile - ones in total) + ones before, adding each bit to ones before as you go; store key[j] at s_keys[PAD(dst)] (and, with has_values, value[j] at s_values[PAD(dst)]) */
+    /* hint: the scan of the counts gives the ones before this thread's first key; the ones before its key j add the bits of its keys 0 .. j-1, because a thread's keys are consecutive in the tile */
+    /* hint: the keys past the end count as ones, so the tile is full (zeros in total is tile - ones in total) and they land after every real key, where no one reads them */
+    /* hint: loop as take_keys does, to SORT_MAX_COARSEN with `if (j < coarsen)`, so key[] and value[] stay in registers; PAD spreads a thread's consecutive positions over distinct banks */
     unsigned int ones = 0;
 #pragma unroll
     for (unsigned int j = 0; j < SORT_MAX_COARSEN; j++)
@@ -188,8 +189,9 @@ static __device__ __forceinline__ void scatter_tile(const unsigned int *s_tile, 
                                                     unsigned int N, unsigned int base, unsigned int valid,
                                                     unsigned int shift, unsigned int r, unsigned int coarsen)
 {
-    /* exercise: scatter_tile(), Fig 13.10: for each of this thread's keys x = j * blockDim.x + threadIdx.x of the tile, write it (and its value, values_local[base + x]) to the global start of its bucket (s_global[d]) plus its rank in the local bucket (x - s_start[d]) */
-    /* hint: d is the key's digit: sort_digit(s_tile[x], shift, r); skip a destination >= N (a wrong local sort then fails the check instead of the GPU) */
+    /* exercise: scatter_tile(), Fig 13.10: for each of this thread's keys x = j * blockDim.x + threadIdx.x of the tile (j < coarsen, x < valid), d its digit (sort_digit(s_tile[x], shift, r)), write s_tile[x] to keys_out at the global start of its bucket (s_global[d]) plus its rank in the local bucket (x - s_start[d]), and, when values_local is not NULL, values_local[base + x] to values_out there; N is the number of keys: skip a destination >= N (never after a right local sort; a wrong one then fails the check instead of faulting) */
+    /* hint: consecutive threads take consecutive x, so the keys of one bucket go to consecutive addresses: the writes are coalesced (Fig 13.10's point) */
+    /* hint: s_global and s_start are both indexed by the digit: one addition and one subtraction per key give its place */
     for (unsigned int j = 0; j < coarsen; j++) {
         const unsigned int x = j * blockDim.x + threadIdx.x;
         if (x < valid) {

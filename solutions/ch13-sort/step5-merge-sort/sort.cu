@@ -121,9 +121,10 @@ static __device__ __forceinline__ void merge_round(const int *k_src, const unsig
     const int k0 = threadIdx.x * coarsen; /* this thread's first output */
     if (k0 >= valid)
         return;
-    /* exercise: merge_round(), Fig 13.11 inside a block: this thread's outputs [k0, k0 + coarsen) belong to the pair of runs that starts at (k0 / (2 * width)) * (2 * width); A is its first run (width keys, fewer at the tile's end), B the rest of the pair; merge_range that pair's outputs from k_src (v_src, or NULL without values) into k_dst (v_dst) at the pair's start */
-    /* hint: with pair the pair's start, A has m = min(width, valid - pair) keys and B n_b = max(0, min(width, valid - pair - width)) */
-    /* hint: merge_range counts outputs from the pair's start: k = k0 - pair, k_end = min(k + coarsen, m + n_b) */
+    /* exercise: merge_round(), Fig 13.11 inside a block: this thread's outputs [k0, k0 + coarsen) lie in the pair of runs that starts at pair = (k0 / (2 * width)) * (2 * width) of the tile's valid keys; A is its first run (width keys, fewer at the tile's end), B the rest of the pair (at most width keys, maybe none); merge_range makes outputs [k, k_end) of merging A and B into the pair's place, counted from the pair's start: give it A and B in k_src, the pair's place in k_dst, their values' places in v_src and v_dst when has_values (all three value pointers NULL otherwise), and this thread's outputs, k_end at most the pair's size */
+    /* hint: the runs double each round (width = coarsen, 2 * coarsen, ...) and every thread makes coarsen outputs of its own pair's merge, so a pair is shared by 2 * width / coarsen threads */
+    /* hint: at the tile's end A may hold fewer than width keys and B none: A has the smaller of width and valid - pair, B the smaller of width and what is left after A (never negative) */
+    /* hint: merge_range counts positions from its C, the pair's place in k_dst: this thread's first output there is k0 - pair; B starts right after A in k_src */
     const int pair = (k0 / (2 * width)) * (2 * width);
     const int m = min(width, valid - pair), n_b = max(0, min(width, valid - pair - width));
     const int k = k0 - pair, k_end = min(k + coarsen, m + n_b);
@@ -195,8 +196,9 @@ __global__ void merge_partition(const int *keys, int n, int width, int chunk, in
     const int c = blockIdx.x * blockDim.x + threadIdx.x;
     if (c < chunks) {
         const merge_chunk g = chunk_of(c, chunk, n, width);
-        /* exercise: merge_partition(), Fig 12.5: the co-rank of the chunk's first output g.k in the merge of A = keys + g.pair (g.m keys) and B = A + g.m (g.n_b keys) */
-        /* hint: co_rank(k, A, m, B, n) from chapter 12 (co_rank.h) answers it: how many of A come before output k */
+        /* exercise: merge_partition(), Fig 12.5: splits[c] = the co-rank of the chunk's first output g.k in the merge of A = keys + g.pair (g.m keys) and B = A + g.m (g.n_b keys) */
+        /* hint: one thread per chunk, all chunks at once: block c of the merge pass then takes A from splits[c] to splits[c + 1] and B from what is left of its outputs */
+        /* hint: chapter 12's co_rank(k, A, m, B, n) (co_rank.h, Fig 12.5) answers it: how many of A come before output k of the stable merge */
         splits[c] = co_rank(g.k, keys + g.pair, g.m, keys + g.pair + g.m, g.n_b);
         /* exercise stub: splits[c] = min(g.k, g.m); */
         /* end exercise */

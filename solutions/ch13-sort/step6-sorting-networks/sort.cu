@@ -21,8 +21,9 @@
  * greater keeps equal keys in order: the sort is stable. */
 static __device__ __forceinline__ int compare_and_swap(unsigned int *s_keys, unsigned int *s_values, int k)
 {
-    /* exercise: compare_and_swap(), section 13.8: if the key at k + 1 is smaller than the key at k, swap the two keys and their values and return 1; else return 0 */
-    /* hint: compare strictly (s_keys[k] > s_keys[k + 1]): equal keys must never swap, or the sort is not stable */
+    /* exercise: compare_and_swap(), section 13.8: if the key at k + 1 (s_keys[k + 1]) is strictly smaller than the key at k, swap the two keys and their values (s_values) and return 1; else return 0 */
+    /* hint: strictly: equal keys must never swap, or they leave their input order and the sort is not stable (the tests compare every value) */
+    /* hint: the 1 tells odd_even_sort that this phase changed something: two phases in a row with no swap anywhere end the sort */
     if (s_keys[k] > s_keys[k + 1]) { /* strictly: equal keys never swap (stable) */
         const unsigned int key = s_keys[k], value = s_values[k];
         s_keys[k] = s_keys[k + 1], s_values[k] = s_values[k + 1];
@@ -79,8 +80,9 @@ static __device__ __forceinline__ int after(unsigned int key_a, unsigned int idx
 static __device__ __forceinline__ void bitonic_step(unsigned int *K, unsigned int *I, unsigned int x, unsigned int y,
                                                     unsigned int global_x, unsigned int size)
 {
-    /* exercise: bitonic_step(), section 13.8: ascending when (global_x & size) == 0; swap K[x], K[y] (and I[x], I[y]) when the pair is in the wrong order for that direction, comparing with after() */
-    /* hint: in an ascending run the pair is wrong when x's element comes after y's: after(K[x], I[x], K[y], I[y]); in a descending run when it does not */
+    /* exercise: bitonic_step(), section 13.8: the run is ascending when (global_x & size) == 0, else descending; swap K[x], K[y] (and I[x], I[y]) when the pair is in the wrong order for that direction, comparing (key, index) pairs with after() */
+    /* hint: after() compares keys, then input indices, so no two elements are equal: in one direction or the other every pair has exactly one right order */
+    /* hint: an ascending run wants x's element not after y's, a descending run wants it after: swap when after(x's, y's) says the opposite of what the direction wants */
     const int ascending = (global_x & size) == 0;
     if (after(K[x], I[x], K[y], I[y]) == ascending) {
         const unsigned int k = K[x], i = I[x];

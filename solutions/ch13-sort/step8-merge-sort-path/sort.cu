@@ -48,10 +48,10 @@ static __device__ __forceinline__ void load_thread_items(const int *S, const int
 /* A thread's MP_ITEMS keys (and values) sorted in registers, stably. */
 static __device__ __forceinline__ void sort_thread_items(int keys[MP_ITEMS], int values[MP_ITEMS], const int has_values)
 {
-    /* exercise: a stable sort of the thread's MP_ITEMS keys in registers: odd-even transposition (section 13.8, this chapter's step 6): MP_ITEMS rounds; round r compare-exchanges the neighbours (j, j + 1) for j = r % 2, r % 2 + 2, ... < MP_ITEMS - 1, moving each value with its key */
-    /* hint: swap keys[j] and keys[j + 1] only when keys[j + 1] is strictly less (key_less(keys[j + 1], keys[j], MP_UINT)): equal keys never swap, so the network is stable */
-    /* hint: #pragma unroll on both loops, so every index is a constant and the arrays stay in registers (a run-time index would move them to local memory); swap with selects: keys[j] = swap ? hi : lo */
-    /* hint: with has_values, swap values[j] and values[j + 1] under the same condition as their keys */
+    /* exercise: sort_thread_items(), a stable sort of the thread's MP_ITEMS keys in registers: odd-even transposition (section 13.8, this chapter's step 6): MP_ITEMS rounds; round r compare-exchanges the neighbours (j, j + 1) for j = r % 2, r % 2 + 2, ... < MP_ITEMS - 1, keys comparing as unsigned (key_less(b, a, MP_UINT): b's key strictly below a's), and, with has_values, each value moving with its key */
+    /* hint: swap keys[j] and keys[j + 1] only when keys[j + 1] is strictly less: equal keys never swap, so the network is stable */
+    /* hint: #pragma unroll on both loops, so every index is a constant and the arrays stay in registers (a run-time index would move them to local memory) */
+    /* hint: swap with selects (a ? b : c on both elements) rather than a branch, and swap values[j] and values[j + 1] under the same condition as their keys */
 #pragma unroll
     for (int round = 0; round < MP_ITEMS; round++) {
 #pragma unroll
@@ -77,10 +77,10 @@ static __device__ __forceinline__ void merge_round(int keys[MP_ITEMS], int value
                                                    int valid, const int has_values)
 {
     stage_thread_items(keys, values, S, S_v, has_values); /* the runs, in S, in order */
-    /* exercise: the round's merge: this thread's pair of runs starts at thread first = threadIdx.x & ~(2 * run - 1); A = S[a_begin, a_end) its first run (run * MP_ITEMS keys), B = S[a_end, b_end) the next, each clamped to valid; the thread's outputs start diag = (threadIdx.x - first) * MP_ITEMS into the pair's merge: find them with merge_path_search, make them with merge_thread_items (MP_UINT keys), then gather the values through from[] */
-    /* hint: a_begin = min(first * MP_ITEMS, valid), a_end = min(a_begin + run * MP_ITEMS, valid), b_end = min(a_end + run * MP_ITEMS, valid); clamp diag to b_end - a_begin too */
-    /* hint: a = merge_path_search(diag, S + a_begin, a_end - a_begin, S + a_end, b_end - a_end, MP_UINT) counts within the pair; merge_thread_items takes positions in S: A's front a_begin + a, B's front a_end + diag - a */
-    /* hint: A is the earlier run: its keys win ties (merge_thread_items' rule), which keeps the sort stable. With values: values[i] = S_v[from[i]] */
+    /* exercise: merge_round()'s merge: this thread's pair of runs starts at thread first = threadIdx.x & ~(2 * run - 1); A = S[a_begin, a_end) is its first run (run * MP_ITEMS keys from first * MP_ITEMS), B = S[a_end, b_end) the next, each end clamped to valid; the thread's outputs start diag = (threadIdx.x - first) * MP_ITEMS into the pair's merge (clamped to its size): find how many come from A with merge_path_search, make the MP_ITEMS outputs into keys[] with merge_thread_items (MP_UINT keys, A the earlier run), then, with has_values, values[i] = S_v[from[i]] */
+    /* hint: a round merges runs of `run` threads' keys in pairs; S holds the tile in output order (stage_thread_items), so a pair is two neighbouring stretches of S, the second short or empty at the tile's end */
+    /* hint: clamp every end to valid (a_begin, then a_end = a_begin + run * MP_ITEMS, then b_end = a_end + run * MP_ITEMS) and the diagonal to b_end - a_begin, so a thread past the keys reads nothing it should not */
+    /* hint: merge_path_search counts within the pair (A and B from their own starts); merge_thread_items wants positions in S: A's front past the A outputs it counted, B's front past the rest of the diagonal. A first wins ties: the sort stays stable */
     const int first = threadIdx.x & ~(2 * run - 1); /* the pair's first thread */
     const int a_begin = min(first * MP_ITEMS, valid);
     const int a_end = min(a_begin + run * MP_ITEMS, valid);
