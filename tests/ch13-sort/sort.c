@@ -3,12 +3,14 @@
  * step's own tests are in tests/ch13-sort/<step folder>.c.
  * CPU tests (run in CI, no GPU): the order-preserving transform, the CPU
  * reference against a stable comparison sort, one iteration of Fig 13.4 on the
- * CPU, the input distributions, the step's descriptor and its launcher
+ * CPU, the input distributions, the step's descriptor, and sort_run
  * refusing bad parameters before it touches the GPU. GPU tests: the step's
  * sort against the reference on every distribution, sizes 0, 1, non-multiples
  * of the block and tile and >= 2^24 (up to the step's limit), int and float
  * keys, several seeds; values are a distinct payload per input position, so
- * comparing them exactly checks stability (equal keys keep their input order). */
+ * comparing them exactly checks stability (equal keys keep their input order).
+ * check_sort_repeatedly is the steps' race tests' (a missing barrier or fence
+ * shows every time over enough launches). */
 #include <string.h>
 
 #include "scan.h"
