@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step1-radix-naive/sort.cu by `make exercises` (sum 3675895217): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step1-radix-naive` help. */
+/* Exercise made from solutions/ch13-sort/step1-radix-naive/sort.cu by `make exercises` (sum 542280782): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step1-radix-naive` help. */
 /* sort.cu - ch13 step 1: the chapter's first sort, the naive parallel radix sort.
  * Figs 13.1-13.4 (section 13.3). One thread per key, one bit per iteration, 32
  * iterations. Each iteration is the kernel of Fig 13.4 cut at its exclusive
@@ -13,7 +13,7 @@ __global__ void radix_sort_bits(const unsigned int *input, unsigned int *bits, u
 {
     const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < N) {
-        /* TODO(1): radix_sort_bits(), Fig 13.4 lines 06-08: load key i, extract the bit of this iteration, store it in bits[i] */
+        /* TODO(1): radix_sort_bits(), Fig 13.4 lines 06-08: load key i (input[i]), extract its bit number iter (bit 0 the least significant) and store that bit, 0 or 1, in bits[i] */
         bits[i] = 0;
     }
 }
@@ -23,7 +23,7 @@ __global__ void radix_sort_bits(const unsigned int *input, unsigned int *bits, u
 static __device__ __forceinline__ unsigned int destination(unsigned int i, unsigned int bit, unsigned int numOnesBefore,
                                                            unsigned int numOnesTotal, unsigned int N)
 {
-    /* TODO(2): destination(): Fig 13.4 lines 14-15: a zero goes to i - ones before; a one goes after all the zeros, to N - ones in total + ones before */
+    /* TODO(2): destination(), Fig 13.4 lines 14-15 as section 13.3 derives them: a zero (bit 0) goes to i - ones before; a one goes after all the zeros, to N - ones in total + ones before */
     return i;
 }
 
@@ -66,7 +66,7 @@ static const char *radix_sort_iter_launch(const unsigned int *keys_in, const uns
         return why;
     if (iter > 31)
         return "iter must be 0 to 31";
-    const unsigned int N = (unsigned int)n, grid = (unsigned int)((n + p->block - 1) / p->block);
+    const unsigned int N = (unsigned int)n, grid = (unsigned int)sort_ceil_div(n, p->block);
     if (N > 0) {
         radix_sort_bits<<<grid, p->block>>>(keys_in, bits_d, N, iter);
         CUDA_CHECK_LAUNCH();
@@ -81,7 +81,8 @@ static const char *radix_sort_iter_launch(const unsigned int *keys_in, const uns
     return NULL;
 }
 
-/* Section 13.2's loop, one pass per bit from the least significant. */
+/* Section 13.2's loop, one pass per bit from the least significant, each
+ * reading the last one's output (sort_run, sort_host.c). */
 static const char *radix_iteration(const sort_pass *pass, const sort_ws *ws, const sort_params *p)
 {
     return radix_sort_iter_launch(pass->keys_in, pass->values_in, pass->keys_out, pass->values_out, ws->table,
@@ -103,18 +104,19 @@ static void describe(const sort_params *p, char *buf, size_t len)
     snprintf(buf, len, "block=%d%s", p->block, p->printed ? " printed" : "");
 }
 
+/* Step 1's facts: 32 one-bit iterations of three launches, any block size (sort.h). */
 const sort_step sort_step_info = {
+    .lab = {.about = "Step 1 sorts in 32 one-bit iterations of three launches each; any block size works.\n"
+                     "--example replays Figs 13.1-13.3 (with no GPU visible, their rows from the CPU\n"
+                     "reference); --printed runs Fig 13.4's printed formula for the destination of a one\n"
+                     "(docs/errata.md).\n",
+            .default_n = 1 << 24,
+            .max_n = SORT_MAX_N,
+            .max_n_why = SORT_MAX_N_WHY},
+    .takes = SORT_TAKES_EVERY | SORT_TAKES_PRINTED,
     .defaults = {.block = 256, .radix_bits = 1}, /* r = 1: one bit per iteration */
-    .default_n = 1 << 24,
-    .spec = {.options = LAB_OPT_PRINTED,
-             .about = "Step 1 sorts in 32 one-bit iterations of three launches each; any block size works.\n"
-                      "--example replays Figs 13.1-13.3 (with no GPU visible, their rows from the CPU\n"
-                      "reference); --printed runs Fig 13.4's printed formula for the destination of a one\n"
-                      "(docs/errata.md).\n"},
-    .block_need = LAB_BLOCK_ANY, .workspace = workspace, .describe = describe, .passes = sort_radix_passes,
-    .pass = radix_iteration, .iter_launch = radix_sort_iter_launch,
+    .needs = {.block = LAB_BLOCK_ANY, .workspace = workspace},
+    .describe = describe,
+    .sorts = {.passes = sort_radix_passes, .pass = radix_iteration},
+    .iter_launch = radix_sort_iter_launch,
 };
-
-/* Section 13.2: 32 one-bit iterations from the least significant bit, each
- * reading the last one's output (sort_run_passes, sort_host.c). */
-SORT_LAUNCH_IN_PASSES

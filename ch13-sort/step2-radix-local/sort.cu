@@ -1,9 +1,9 @@
-/* Exercise made from solutions/ch13-sort/step2-radix-local/sort.cu by `make exercises` (sum 1446834804): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step2-radix-local` help. */
+/* Exercise made from solutions/ch13-sort/step2-radix-local/sort.cu by `make exercises` (sum 3199730333): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step2-radix-local` help. */
 /* sort.cu - ch13 step 2: step 1's iteration with coalesced writes: each block
  * sorts its keys by the bit in shared memory first, then writes each of its
  * local buckets to consecutive addresses.
  * Figs 13.5, 13.6 (section 13.4, the exercise it leaves to the reader). Each
- * block splits its keys by the iteration's bit (split_by_bit, radix_split.cuh),
+ * block splits its keys by the iteration's bit (radix_split_by_bit, radix_split.cuh),
  * counts its two local buckets into the table of Fig 13.6, the table is
  * scanned, and each block writes its buckets where the scanned table says:
  * consecutive threads, consecutive addresses. Three launches per iteration. */
@@ -27,7 +27,7 @@ __global__ void radix_local_sort(const unsigned int *keys_in, const unsigned int
         value = values_in != NULL ? values_in[i] : 0;
         bit = (key >> iter) & 1;
     }
-    const unsigned int numZerosTotal = split_by_bit(key, value, bit, s_keys, s_values, warp_sums);
+    const unsigned int numZerosTotal = radix_split_by_bit(key, value, bit, s_keys, s_values, warp_sums);
     if (threadIdx.x == 0) { /* Fig 13.6: this block's column of the table */
         table[blockIdx.x] = numZerosTotal;
         table[gridDim.x + blockIdx.x] = valid - numZerosTotal;
@@ -45,7 +45,7 @@ __global__ void radix_local_sort(const unsigned int *keys_in, const unsigned int
  * threadIdx.x of this block's sorted keys goes, its bit being `bit`. */
 static __device__ __forceinline__ unsigned int bucket_destination(const unsigned int *table, unsigned int bit)
 {
-    /* TODO(2): bucket_destination(), Fig 13.6: the block's local zeros are table[b+1] - table[b] (the scanned table); a key's rank in its local bucket is threadIdx.x minus where that bucket starts locally (0 or the local zeros); add the bucket's global start table[bit * gridDim.x + blockIdx.x] */
+    /* TODO(2): bucket_destination(), Fig 13.6: with b = blockIdx.x, the block's local zeros are table[b + 1] - table[b] (the scanned table); a key's rank in its local bucket is threadIdx.x minus where that bucket starts locally (0 for the zeros, the local zeros for the ones); return the bucket's global start table[bit * gridDim.x + b] plus that rank */
     return blockIdx.x * blockDim.x + threadIdx.x;
 }
 
@@ -66,10 +66,11 @@ __global__ void radix_scatter(const unsigned int *keys_local, const unsigned int
     }
 }
 
-/* Section 13.2's loop, one pass per bit: the local sorts, the table's scan, the scatter. */
+/* Section 13.2's loop, one pass per bit, each reading the last one's output
+ * (sort_run, sort_host.c): the local sorts, the table's scan, the scatter. */
 static const char *local_sort_pass(const sort_pass *pass, const sort_ws *ws, const sort_params *p)
 {
-    const unsigned int N = (unsigned int)pass->n, grid = (unsigned int)((pass->n + p->block - 1) / p->block);
+    const unsigned int N = (unsigned int)pass->n, grid = (unsigned int)sort_ceil_div(pass->n, p->block);
     const unsigned int iter = (unsigned int)pass->index;
     const size_t shared = 2 * sizeof(unsigned int) * (size_t)p->block;
     radix_local_sort<<<grid, p->block, shared>>>(pass->keys_in, pass->values_in, ws->keys_local, ws->values_local,
@@ -92,7 +93,7 @@ static void workspace(int64_t n, const sort_params *p, sort_ws_need *need)
 {
     need->ping_pong = 1;
     need->local_copy = 1;
-    need->table = 2 * ((n + p->block - 1) / p->block);
+    need->table = 2 * sort_ceil_div(n, p->block);
 }
 
 static void describe(const sort_params *p, char *buf, size_t len)
@@ -100,14 +101,16 @@ static void describe(const sort_params *p, char *buf, size_t len)
     snprintf(buf, len, "block=%d bits=1", p->block);
 }
 
+/* Step 2's facts: 32 one-bit iterations, blocks of whole warps (sort.h). */
 const sort_step sort_step_info = {
+    .lab = {.about = "Step 2 sorts in 32 one-bit iterations; --block must be whole warps (32, 64, ... 1024):\n"
+                     "the block scan of radix_split_by_bit works warp by warp. --example sorts Fig 13.1's keys.\n",
+            .default_n = 1 << 24,
+            .max_n = SORT_MAX_N,
+            .max_n_why = SORT_MAX_N_WHY},
+    .takes = SORT_TAKES_EVERY,
     .defaults = {.block = 256, .radix_bits = 1}, /* r = 1: one bit per iteration */
-    .default_n = 1 << 24,
-    .spec = {.about = "Step 2 sorts in 32 one-bit iterations; --block must be whole warps (32, 64, ... 1024):\n"
-                      "the block scan of split_by_bit works warp by warp. --example sorts Fig 13.1's keys.\n"},
-    .block_need = LAB_BLOCK_WARPS, .workspace = workspace, .describe = describe, .passes = sort_radix_passes,
-    .pass = local_sort_pass,
+    .needs = {.block = LAB_BLOCK_WARPS, .workspace = workspace},
+    .describe = describe,
+    .sorts = {.passes = sort_radix_passes, .pass = local_sort_pass},
 };
-
-/* Section 13.2's 32 iterations, each reading the last one's output (sort_run_passes, sort_host.c). */
-SORT_LAUNCH_IN_PASSES

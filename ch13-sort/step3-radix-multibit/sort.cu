@@ -1,19 +1,13 @@
-/* Exercise made from solutions/ch13-sort/step3-radix-multibit/sort.cu by `make exercises` (sum 604499836): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step3-radix-multibit` help. */
+/* Exercise made from solutions/ch13-sort/step3-radix-multibit/sort.cu by `make exercises` (sum 3924934917): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step3-radix-multibit` help. */
 /* sort.cu - ch13 step 3: step 2 with an r-bit digit per iteration instead of
  * one bit: 2^r local buckets per block and a table of 2^r rows.
  * Figs 13.7-13.9 (section 13.5). A block sorts its keys by the digit with r
- * local 1-bit splits (sort_by_digit: step 2's split_by_bit r times, each its
- * own block scan), notes where each digit's run starts and ends in its sorted
+ * local 1-bit splits (sort_by_digit: step 2's radix_split_by_bit r times,
+ * each its own block scan), notes where each digit's run starts and ends in its sorted
  * keys, and writes the runs' sizes as its column of the table
  * (write_table_column); 32/r iterations (rounded up) sort the keys. */
-#include "radix_split.cuh"
+#include "radix_split.cuh" /* step 2's radix_split_by_bit (Fig 13.5, section 13.4) */
 #include "sort_host.h"
-
-/* The r-bit digit of a key at bit `shift`. */
-static __device__ __forceinline__ unsigned int digit_of(unsigned int key, unsigned int shift, unsigned int r)
-{
-    return (key >> shift) & ((1u << r) - 1);
-}
 
 /* Section 13.5: sorts the block's keys by the r-bit digit at `shift` with r
  * local 1-bit splits, from the digit's lowest bit up. Every thread brings its
@@ -24,7 +18,7 @@ static __device__ __forceinline__ void sort_by_digit(unsigned int *key, unsigned
                                                      unsigned int shift, unsigned int r, unsigned int *s_keys,
                                                      unsigned int *s_values, unsigned int *warp_sums)
 {
-    /* TODO(1): sort_by_digit(), section 13.5: r local 1-bit iterations, on bit shift + b for b = 0 .. r-1: each is step 2's split_by_bit (past the end counts as a one), then a barrier, then this thread takes the key and value now at threadIdx.x of s_keys and s_values */
+    /* TODO(1): sort_by_digit(), section 13.5: r local 1-bit iterations, on bit shift + b for b = 0 .. r-1: each is step 2's radix_split_by_bit of this thread's *key and *value by that bit (a thread past the end, threadIdx.x >= valid, brings a one), then a barrier, then this thread takes the key and value now at threadIdx.x of s_keys and s_values into *key and *value */
 }
 
 /* Fig 13.9: this block's column of the table: row d, at table[d * gridDim.x +
@@ -33,7 +27,7 @@ static __device__ __forceinline__ void sort_by_digit(unsigned int *key, unsigned
 static __device__ __forceinline__ void write_table_column(unsigned int *table, const unsigned int *s_start,
                                                           const unsigned int *s_end, unsigned int r)
 {
-    /* TODO(2): write_table_column(), Fig 13.9: for every digit d (the block's threads share the 2^r rows: d = threadIdx.x, threadIdx.x + blockDim.x, ...), row d of this block's column is where the run of digit d ends minus where it starts */
+    /* TODO(2): write_table_column(), Fig 13.9: for every digit d < 2^r (the block's threads share the rows: d = threadIdx.x, threadIdx.x + blockDim.x, ...), row d of this block's column, table[d * gridDim.x + blockIdx.x], is the size of digit d's run: where it ends (s_end[d]) minus where it starts (s_start[d]) */
 }
 
 /* Figs 13.8-13.9: block b sorts its keys by the r-bit digit at `shift`,
@@ -57,10 +51,10 @@ __global__ void radix_local_sort(const unsigned int *keys_in, const unsigned int
     }
     sort_by_digit(&key, &value, valid, shift, r, s_keys, s_values, warp_sums);
     if (threadIdx.x < valid) { /* the sorted keys are runs of equal digits: note where each run starts and ends */
-        const unsigned int d = digit_of(key, shift, r);
-        if (threadIdx.x == 0 || digit_of(s_keys[threadIdx.x - 1], shift, r) != d)
+        const unsigned int d = sort_digit(key, shift, r);
+        if (threadIdx.x == 0 || sort_digit(s_keys[threadIdx.x - 1], shift, r) != d)
             s_start[d] = threadIdx.x;
-        if (threadIdx.x == valid - 1 || digit_of(s_keys[threadIdx.x + 1], shift, r) != d)
+        if (threadIdx.x == valid - 1 || sort_digit(s_keys[threadIdx.x + 1], shift, r) != d)
             s_end[d] = threadIdx.x + 1;
         keys_local[i] = key;
         if (values_in != NULL)
@@ -82,8 +76,8 @@ __global__ void radix_scatter(const unsigned int *keys_local, const unsigned int
     unsigned int key = 0, d = 0;
     if (i < N) {
         key = keys_local[i];
-        d = digit_of(key, shift, r);
-        if (threadIdx.x == 0 || digit_of(keys_local[i - 1], shift, r) != d)
+        d = sort_digit(key, shift, r);
+        if (threadIdx.x == 0 || sort_digit(keys_local[i - 1], shift, r) != d)
             s_start[d] = threadIdx.x; /* local bucket d starts here */
     }
     __syncthreads();
@@ -97,12 +91,13 @@ __global__ void radix_scatter(const unsigned int *keys_local, const unsigned int
     }
 }
 
-/* One iteration per digit, from the least significant. */
+/* One iteration per digit, from the least significant, each reading the
+ * last one's output (sort_run, sort_host.c). */
 static const char *digit_pass(const sort_pass *pass, const sort_ws *ws, const sort_params *p)
 {
     const unsigned int r = (unsigned int)p->radix_bits, shift = (unsigned int)pass->index * r;
     const unsigned int bits = min(r, 32 - shift); /* the last digit may be narrower */
-    const unsigned int N = (unsigned int)pass->n, grid = (unsigned int)((pass->n + p->block - 1) / p->block);
+    const unsigned int N = (unsigned int)pass->n, grid = (unsigned int)sort_ceil_div(pass->n, p->block);
     const size_t shared = sizeof(unsigned int) * (2 * (size_t)p->block + 2 * ((size_t)1 << bits));
     radix_local_sort<<<grid, p->block, shared>>>(pass->keys_in, pass->values_in, ws->keys_local, ws->values_local,
                                                  ws->table, N, shift, bits);
@@ -124,7 +119,7 @@ static void workspace(int64_t n, const sort_params *p, sort_ws_need *need)
 {
     need->ping_pong = 1;
     need->local_copy = 1;
-    need->table = ((int64_t)1 << p->radix_bits) * ((n + p->block - 1) / p->block);
+    need->table = ((int64_t)1 << p->radix_bits) * sort_ceil_div(n, p->block);
 }
 
 static void describe(const sort_params *p, char *buf, size_t len)
@@ -132,16 +127,16 @@ static void describe(const sort_params *p, char *buf, size_t len)
     snprintf(buf, len, "block=%d bits=%d", p->block, p->radix_bits);
 }
 
+/* Step 3's facts: ceil(32 / r) iterations of an r-bit digit, blocks of whole warps (sort.h). */
 const sort_step sort_step_info = {
-    /* r = 4: 16 local buckets of about 16 keys each in a 256-key block */
-    .defaults = {.block = 256, .radix_bits = 4},
-    .default_n = 1 << 24,
-    .spec = {.options = LAB_OPT_BITS,
-             .about = "Step 3 sorts in ceil(32 / r) iterations of an r-bit digit (--bits r, 1 to 8); --block\n"
-                      "must be whole warps (32, 64, ... 1024). --example sorts Fig 13.1's keys.\n"},
-    .block_need = LAB_BLOCK_WARPS, .workspace = workspace, .describe = describe, .passes = sort_radix_passes,
-    .pass = digit_pass,
+    .lab = {.about = "Step 3 sorts in ceil(32 / r) iterations of an r-bit digit (--bits r, 1 to 8); --block\n"
+                     "must be whole warps (32, 64, ... 1024). --example sorts Fig 13.1's keys.\n",
+            .default_n = 1 << 24,
+            .max_n = SORT_MAX_N,
+            .max_n_why = SORT_MAX_N_WHY},
+    .takes = SORT_TAKES_EVERY | SORT_TAKES_BITS,
+    .defaults = {.block = 256, .radix_bits = 4}, /* r = 4: 16 local buckets of about 16 keys each in a 256-key block */
+    .needs = {.block = LAB_BLOCK_WARPS, .workspace = workspace},
+    .describe = describe,
+    .sorts = {.passes = sort_radix_passes, .pass = digit_pass},
 };
-
-/* ceil(32 / r) iterations, each reading the last one's output (sort_run_passes, sort_host.c). */
-SORT_LAUNCH_IN_PASSES

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step5-merge-sort/sort.cu by `make exercises` (sum 3783787405): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step5-merge-sort` help. */
+/* Exercise made from solutions/ch13-sort/step5-merge-sort/sort.cu by `make exercises` (sum 3313660235): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step5-merge-sort` help. */
 /* sort.cu - ch13 step 5: a comparison sort instead of radix sort: sorted tiles,
  * then merge passes that double the sorted runs (parallel merge sort).
  * Fig 13.11 (section 13.7), with Figs 12.2, 12.5 and 12.9. Blocks sort tiles
@@ -10,7 +10,7 @@
  * block's and each thread's outputs come from, merge_sequential (Fig 12.2)
  * merges them (both from solutions/ch12-merge/step1-co-rank/co_rank.h,
  * included, not copied). */
-#include "co_rank.h"
+#include "co_rank.h" /* ch12 step 1's co_rank (Fig 12.5) and merge_sequential (Fig 12.2) */
 #include "sort_host.h"
 
 /* Chapter 12 compares ints: between passes the keys are kept as ints with the
@@ -122,7 +122,7 @@ static __device__ __forceinline__ void merge_round(const int *k_src, const unsig
     const int k0 = threadIdx.x * coarsen; /* this thread's first output */
     if (k0 >= valid)
         return;
-    /* TODO(1): merge_round(), Fig 13.11 inside a block: this thread's outputs [k0, k0 + coarsen) belong to the pair of runs that starts at (k0 / (2 * width)) * (2 * width); A is its first run (width keys, fewer at the tile's end), B the rest of the pair; merge_range that pair's outputs from k_src (v_src, or NULL without values) into k_dst (v_dst) at the pair's start */
+    /* TODO(1): merge_round(), Fig 13.11 inside a block: this thread's outputs [k0, k0 + coarsen) lie in the pair of runs that starts at pair = (k0 / (2 * width)) * (2 * width) of the tile's valid keys; A is its first run (width keys, fewer at the tile's end), B the rest of the pair (at most width keys, maybe none); merge_range makes outputs [k, k_end) of merging A and B into the pair's place, counted from the pair's start: give it A and B in k_src, the pair's place in k_dst, their values' places in v_src and v_dst when has_values (all three value pointers NULL otherwise), and this thread's outputs, k_end at most the pair's size */
     for (int x = k0; x < min(k0 + coarsen, valid); x++) {
         k_dst[x] = k_src[x];
         if (has_values)
@@ -186,7 +186,7 @@ __global__ void merge_partition(const int *keys, int n, int width, int chunk, in
     const int c = blockIdx.x * blockDim.x + threadIdx.x;
     if (c < chunks) {
         const merge_chunk g = chunk_of(c, chunk, n, width);
-        /* TODO(2): merge_partition(), Fig 12.5: the co-rank of the chunk's first output g.k in the merge of A = keys + g.pair (g.m keys) and B = A + g.m (g.n_b keys) */
+        /* TODO(2): merge_partition(), Fig 12.5: splits[c] = the co-rank of the chunk's first output g.k in the merge of A = keys + g.pair (g.m keys) and B = A + g.m (g.n_b keys) */
         splits[c] = min(g.k, g.m);
     }
 }
@@ -241,10 +241,11 @@ static size_t tile_shared(const sort_params *p, int with_values)
     return sizeof(int) * (size_t)p->block * (size_t)p->coarsen * (with_values ? 4 : 2);
 }
 
-/* Pass 0 sorts the tiles; pass w > 0 merges runs of tile * 2^(w-1) keys in pairs. */
+/* Pass 0 sorts the tiles; pass w > 0 merges runs of tile * 2^(w-1) keys in
+ * pairs; each reads the last one's output (sort_run, sort_host.c). */
 static const char *merge_sort_pass(const sort_pass *pass, const sort_ws *ws, const sort_params *p)
 {
-    const int n = (int)pass->n, tile = p->block * p->coarsen, chunks = (n + tile - 1) / tile;
+    const int n = (int)pass->n, tile = p->block * p->coarsen, chunks = (int)sort_ceil_div(n, tile);
     const size_t shared = tile_shared(p, pass->values_in != NULL);
     const int last = pass->index == pass->count - 1;
     if (pass->index == 0) {
@@ -255,7 +256,8 @@ static const char *merge_sort_pass(const sort_pass *pass, const sort_ws *ws, con
     }
     const int width = tile << (pass->index - 1);
     int *splits = (int *)ws->words;
-    merge_partition<<<(chunks + 255) / 256, 256>>>((const int *)pass->keys_in, n, width, tile, chunks, splits);
+    merge_partition<<<(unsigned int)sort_ceil_div(chunks, 256), 256>>>((const int *)pass->keys_in, n, width, tile,
+                                                                       chunks, splits);
     CUDA_CHECK_LAUNCH();
     merge_pass<<<chunks, p->block, shared>>>((const int *)pass->keys_in, pass->values_in, pass->keys_out,
                                              pass->values_out, n, width, splits, p->coarsen, last);
@@ -284,9 +286,8 @@ static const char *fit(int64_t n, const sort_params *p, int with_values)
 /* the other key (value) buffer, and one split per chunk */
 static void workspace(int64_t n, const sort_params *p, sort_ws_need *need)
 {
-    const int64_t tile = (int64_t)p->block * p->coarsen;
     need->ping_pong = 1;
-    need->words = (n + tile - 1) / tile + 1;
+    need->words = sort_ceil_div(n, (int64_t)p->block * p->coarsen) + 1;
 }
 
 static void describe(const sort_params *p, char *buf, size_t len)
@@ -294,20 +295,18 @@ static void describe(const sort_params *p, char *buf, size_t len)
     snprintf(buf, len, "block=%d coarsen=%d tile=%d", p->block, p->coarsen, p->block * p->coarsen);
 }
 
+/* Step 5's facts: tiles sorted in blocks, then merge passes that double the runs (sort.h). */
 const sort_step sort_step_info = {
+    .lab = {.about = "Step 5 sorts tiles of block x coarsen keys (--coarsen 1 to 16), then merges runs in\n"
+                     "passes, each doubling them. A block whose shared memory does not fit the GPU is\n"
+                     "refused. --example sorts Fig 13.1's keys.\n",
+            .default_n = 1 << 24,
+            .max_n = SORT_MAX_N,
+            .max_n_why = "n must be 0 to 2^31 - 1 (int sizes, as in chapter 12's co_rank)"},
+    .takes = SORT_TAKES_EVERY | SORT_TAKES_COARSEN,
     /* 2048-key tiles: the block sort's size and each merge block's output chunk */
     .defaults = {.block = 256, .coarsen = 8},
-    .default_n = 1 << 24,
-    .spec = {.options = LAB_OPT_COARSEN,
-             .about = "Step 5 sorts tiles of block x coarsen keys (--coarsen 1 to 16), then merges runs in\n"
-                      "passes, each doubling them. A block whose shared memory does not fit the GPU is\n"
-                      "refused. --example sorts Fig 13.1's keys.\n"},
-
-    .block_need = LAB_BLOCK_ANY,
-    .max_n_why = "n must be 0 to 2^31 - 1 (int sizes, as in chapter 12's co_rank)",
-    .workspace = workspace, .describe = describe, .fit = fit, .passes = passes,
-    .pass = merge_sort_pass,
+    .needs = {.block = LAB_BLOCK_ANY, .workspace = workspace, .fit = fit},
+    .describe = describe,
+    .sorts = {.passes = passes, .pass = merge_sort_pass},
 };
-
-/* The tile sort and the merge passes, each reading the last one's output (sort_run_passes, sort_host.c). */
-SORT_LAUNCH_IN_PASSES

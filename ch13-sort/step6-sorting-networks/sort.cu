@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step6-sorting-networks/sort.cu by `make exercises` (sum 3437599210): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step6-sorting-networks` help. */
+/* Exercise made from solutions/ch13-sort/step6-sorting-networks/sort.cu by `make exercises` (sum 3560165140): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step6-sorting-networks` help. */
 /* sort.cu - ch13 step 6: fixed patterns of compare-and-swap instead of
  * data-dependent addresses (sorting networks).
  * Section 13.8 (no figure). --variant odd-even: odd-even transposition sort,
@@ -22,7 +22,7 @@
  * greater keeps equal keys in order: the sort is stable. */
 static __device__ __forceinline__ int compare_and_swap(unsigned int *s_keys, unsigned int *s_values, int k)
 {
-    /* TODO(1): compare_and_swap(), section 13.8: if the key at k + 1 is smaller than the key at k, swap the two keys and their values and return 1; else return 0 */
+    /* TODO(1): compare_and_swap(), section 13.8: if the key at k + 1 (s_keys[k + 1]) is strictly smaller than the key at k, swap the two keys and their values (s_values) and return 1; else return 0 */
     return 0;
 }
 
@@ -59,7 +59,8 @@ __global__ void odd_even_sort(const unsigned int *keys_in, const unsigned int *v
 /* Bitonic sort is not stable; comparing (key, input index) makes every
  * element distinct, so the one sorted order is the stable one. The index also
  * says where each value is: values move once, at the end. */
-static __device__ __forceinline__ int after(unsigned int key_a, unsigned int idx_a, unsigned int key_b, unsigned int idx_b)
+static __device__ __forceinline__ int after(unsigned int key_a, unsigned int idx_a, unsigned int key_b,
+                                            unsigned int idx_b)
 {
     return key_a > key_b || (key_a == key_b && idx_a > idx_b);
 }
@@ -70,7 +71,7 @@ static __device__ __forceinline__ int after(unsigned int key_a, unsigned int idx
 static __device__ __forceinline__ void bitonic_step(unsigned int *K, unsigned int *I, unsigned int x, unsigned int y,
                                                     unsigned int global_x, unsigned int size)
 {
-    /* TODO(2): bitonic_step(), section 13.8: ascending when (global_x & size) == 0; swap K[x], K[y] (and I[x], I[y]) when the pair is in the wrong order for that direction, comparing with after() */
+    /* TODO(2): bitonic_step(), section 13.8: the run is ascending when (global_x & size) == 0, else descending; swap K[x], K[y] (and I[x], I[y]) when the pair is in the wrong order for that direction, comparing (key, index) pairs with after() */
 }
 
 /* The lower index of compare pair q at distance stride: q with a 0 bit inserted at stride. */
@@ -85,7 +86,7 @@ static __device__ __forceinline__ void bitonic_tile_steps(unsigned int *s_k, uns
                                                           unsigned int tile, unsigned int size, unsigned int stride)
 {
     for (; stride > 0; stride >>= 1) {
-        __syncthreads();
+        __syncthreads(); /* the tile's load, or the last stride's swaps, are done before this stride reads */
         for (unsigned int q = threadIdx.x; q < tile / 2; q += blockDim.x) {
             const unsigned int x = pair_low(q, stride);
             bitonic_step(s_k, s_i, x, x + stride, base + x, size);
@@ -201,27 +202,25 @@ static const char *bitonic_launch(const unsigned int *keys_in, const unsigned in
     CUDA_CHECK_LAUNCH();
     for (unsigned int size = 2 * tile; size <= P && size != 0; size <<= 1) {
         for (unsigned int stride = size / 2; stride >= tile; stride >>= 1) {
-            bitonic_merge_global<<<(P / 2 + 255) / 256, 256>>>(K, I, P / 2, size, stride);
+            bitonic_merge_global<<<(unsigned int)sort_ceil_div(P / 2, 256), 256>>>(K, I, P / 2, size, stride);
             CUDA_CHECK_LAUNCH();
         }
         bitonic_merge_tile<<<P / tile, p->block, shared>>>(K, I, size, tile);
         CUDA_CHECK_LAUNCH();
     }
-    bitonic_gather<<<(unsigned int)((n + 255) / 256), 256>>>(K, I, values_in, keys_out, values_out, (unsigned int)n);
+    bitonic_gather<<<(unsigned int)sort_ceil_div(n, 256), 256>>>(K, I, values_in, keys_out, values_out,
+                                                                 (unsigned int)n);
     CUDA_CHECK_LAUNCH();
     return NULL;
 }
 
-const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
-                        unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)
+/* The variant --variant names (sort_run has checked n and laid out the workspace). */
+static const char *networks_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
+                                   unsigned int *values_out, int64_t n, const sort_ws *ws, const sort_params *p)
 {
-    sort_ws ws;
-    const char *why = sort_prepare(&sort_step_info, n, values_in != NULL, temp_d, p, &ws);
-    if (why != NULL || n == 0)
-        return why;
     if (is_odd_even(p))
         return odd_even_launch(keys_in, values_in, keys_out, values_out, n, p);
-    return bitonic_launch(keys_in, values_in, keys_out, values_out, n, &ws, p);
+    return bitonic_launch(keys_in, values_in, keys_out, values_out, n, ws, p);
 }
 
 /* ---- what ./run and the tests ask of this step ---------------------------- */
@@ -267,19 +266,19 @@ static void describe(const sort_params *p, char *buf, size_t len)
     snprintf(buf, len, "variant=%s block=%d tile=%d", p->variant, p->block, p->tile);
 }
 
+/* Step 6's facts: bitonic sort (the default) or odd-even transposition, in one launcher (sort.h). */
 const sort_step sort_step_info = {
+    .lab = {.about = "Step 6: --variant bitonic sorts n up to 2^28 keys padded to a power of two, tiles of\n"
+                     "--tile keys (a power of two, 2 to 65536) in shared memory (default n 65536);\n"
+                     "--variant odd-even sorts n up to 4096 keys in one block (default n 4096).\n"
+                     "--example sorts Fig 13.1's keys.\n",
+            .default_n = 1 << 16,
+            .max_n = BITONIC_MAX,
+            .max_n_why = "bitonic sort pads n to a power of two: n must be at most 2^28",
+            .variants = variants},
+    .takes = SORT_TAKES_EVERY | SORT_TAKES_TILE | SORT_TAKES_VARIANT,
     .defaults = {.block = 256, .tile = 2048, .variant = "bitonic"},
-    .default_n = 1 << 16,
-    .spec = {.options = LAB_OPT_TILE | LAB_OPT_VARIANT,
-             .variants = variants,
-             .max_n = BITONIC_MAX,
-             .about = "Step 6: --variant bitonic sorts n up to 2^28 keys padded to a power of two, tiles of\n"
-                      "--tile keys (a power of two, 2 to 65536) in shared memory (default n 65536);\n"
-                      "--variant odd-even sorts n up to 4096 keys in one block (default n 4096).\n"
-                      "--example sorts Fig 13.1's keys.\n"},
-
-    .block_need = LAB_BLOCK_ANY,
-    .max_n_why = "bitonic sort pads n to a power of two: n must be at most 2^28",
-    .workspace = workspace, .describe = describe, .check = check,
-    .max_n_of = max_n_of, .fit = fit,
+    .needs = {.block = LAB_BLOCK_ANY, .workspace = workspace, .check = check, .max_n_of = max_n_of, .fit = fit},
+    .describe = describe,
+    .sorts = {.launch = networks_launch},
 };

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step7-onesweep/sort.cu by `make exercises` (sum 3081013949): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step7-onesweep` help. */
+/* Exercise made from solutions/ch13-sort/step7-onesweep/sort.cu by `make exercises` (sum 1290822773): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step7-onesweep` help. */
 /* sort.cu - ch13 step 7 (beyond the book): step 4's three launches per digit
  * become one per digit, each block finding its places by decoupled look-back
  * (Adinets and Merrill, "Onesweep", 2022). The kernels, their phases and the
@@ -10,15 +10,13 @@
 #define TEXT_(x) #x
 #define TEXT(x) TEXT_(x) /* a compile-time parameter's value, as text */
 
-/* keys_in (kept) to keys_out through the workspace's second buffer; the look-back's tables in its words. */
-const char *sort_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
-                        unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p)
+/* keys_in (kept) to keys_out through the workspace's second buffer; the
+ * look-back's tables in its words (sort_run has checked n and fitted the kernels). */
+static const char *onesweep_launch(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
+                                   unsigned int *values_out, int64_t n, const sort_ws *ws, const sort_params *p)
 {
-    sort_ws ws;
-    const char *why = sort_prepare(&sort_step_info, n, values_in != NULL, temp_d, p, &ws);
-    return why != NULL || n == 0 ? why
-                                 : onesweep_sort(keys_in, values_in, keys_out, values_out, ws.keys_alt, ws.values_alt,
-                                                 n, ws.words, 0);
+    (void)p;
+    return onesweep_sort(keys_in, values_in, keys_out, values_out, ws->keys_alt, ws->values_alt, n, ws->words, 0);
 }
 
 /* ---- what ./run and the tests ask of this step ---------------------------- */
@@ -46,23 +44,28 @@ static void workspace(int64_t n, const sort_params *p, sort_ws_need *need)
 {
     (void)p;
     need->ping_pong = 1;
-    need->words = (int64_t)((onesweep_tables_bytes(n) + sizeof(unsigned int) - 1) / sizeof(unsigned int));
+    need->words = sort_ceil_div((int64_t)onesweep_tables_bytes(n), sizeof(unsigned int));
 }
 
 static void describe(const sort_params *p, char *buf, size_t len)
 {
-    snprintf(buf, len, "block=%d coarsen=%d tile=%d window=%d", p->block, ONESWEEP_KEYS_PER_THREAD, TILE,
-             LOOKBACK_WINDOW);
+    snprintf(buf, len, "block=%d coarsen=%d tile=%d window=%d", p->block, ONESWEEP_KEYS_PER_THREAD, ONESWEEP_TILE,
+             ONESWEEP_LOOKBACK_WINDOW);
 }
 
+/* Step 7's facts: one histogram pass, then one launch per 8-bit digit; a compile-time tile (sort.h). */
 const sort_step sort_step_info = {
+    .lab = {.about = "Step 7 sorts in four passes of an 8-bit digit, one launch each, after one histogram\n"
+                     "pass; a pass whose digit is the same for every key is skipped. Its tiles of "
+                     TEXT(ONESWEEP_THREADS) "\nthreads x " TEXT(ONESWEEP_KEYS_PER_THREAD)
+                     " keys are compile-time (ONESWEEP_THREADS, ONESWEEP_KEYS_PER_THREAD): --block\nmust be "
+                     TEXT(ONESWEEP_THREADS) ". --example sorts Fig 13.1's keys.\n",
+            .default_n = 1 << 24,
+            .max_n = SORT_MAX_N,
+            .max_n_why = SORT_MAX_N_WHY},
+    .takes = SORT_TAKES_EVERY,
     .defaults = {.block = ONESWEEP_THREADS},
-    .default_n = 1 << 24,
-    .spec = {.options = 0,
-             .about = "Step 7 sorts in four passes of an 8-bit digit, one launch each, after one histogram\n"
-                      "pass; a pass whose digit is the same for every key is skipped. Its tiles of "
-                      TEXT(ONESWEEP_THREADS) "\nthreads x " TEXT(ONESWEEP_KEYS_PER_THREAD) " keys are compile-time "
-                      "(ONESWEEP_THREADS, ONESWEEP_KEYS_PER_THREAD): --block\nmust be " TEXT(ONESWEEP_THREADS)
-                      ". --example sorts Fig 13.1's keys.\n"},
-    .block_need = LAB_BLOCK_WARPS, .workspace = workspace, .describe = describe, .check = check, .fit = fit,
+    .needs = {.block = LAB_BLOCK_WARPS, .workspace = workspace, .check = check, .fit = fit},
+    .describe = describe,
+    .sorts = {.launch = onesweep_launch},
 };

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step8-merge-sort-path/sort.cu by `make exercises` (sum 2155347805): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step8-merge-sort-path` help. */
+/* Exercise made from solutions/ch13-sort/step8-merge-sort-path/sort.cu by `make exercises` (sum 902693327): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step8-merge-sort-path` help. */
 /* sort.cu - ch13 step 8 (beyond the book): step 5's merge sort, with each
  * block sorting its tile in registers and every merge done by chapter 12
  * step 6's merge path: the merge sort at CUB's speed.
@@ -18,8 +18,14 @@
  * Keys arrive as unsigned ints in the transform's order (sort_ref.h) and
  * compare as such (MP_UINT): no conversion pass. Stable; values move with
  * their keys. The tile, MP_THREADS x MP_ITEMS keys, is compile-time. */
-#include "merge_path.cuh"
+#include "merge_path.cuh" /* ch12 step 6's merge path: merge_path_search, merge_thread_items, merge_tile */
 #include "sort_host.h"
+
+/* The keys kernels are compiled for a full SM (32 registers a thread): as many
+ * blocks as the SM holds threads for, per architecture (sort.h), so no
+ * architecture's ptxas ignores the bound; on sm_90, 2048 / 512 = 4, as
+ * chapter 12 step 6's MP_KEYS_BLOCKS. The pairs kernels take what they need. */
+#define KEYS_BLOCKS (SORT_SM_THREADS / MP_THREADS)
 
 /* ---- the block sort ------------------------------------------------------------ */
 
@@ -43,7 +49,7 @@ static __device__ __forceinline__ void load_thread_items(const int *S, const int
 /* A thread's MP_ITEMS keys (and values) sorted in registers, stably. */
 static __device__ __forceinline__ void sort_thread_items(int keys[MP_ITEMS], int values[MP_ITEMS], const int has_values)
 {
-    /* TODO(1): a stable sort of the thread's MP_ITEMS keys in registers: odd-even transposition (section 13.8, this chapter's step 6): MP_ITEMS rounds; round r compare-exchanges the neighbours (j, j + 1) for j = r % 2, r % 2 + 2, ... < MP_ITEMS - 1, moving each value with its key */
+    /* TODO(1): sort_thread_items(), a stable sort of the thread's MP_ITEMS keys in registers: odd-even transposition (section 13.8, this chapter's step 6): MP_ITEMS rounds; round r compare-exchanges the neighbours (j, j + 1) for j = r % 2, r % 2 + 2, ... < MP_ITEMS - 1, keys comparing as unsigned (key_less(b, a, MP_UINT): b's key strictly below a's), and, with has_values, each value moving with its key */
     (void)keys, (void)values, (void)has_values;
 }
 
@@ -53,7 +59,7 @@ static __device__ __forceinline__ void merge_round(int keys[MP_ITEMS], int value
                                                    int valid, const int has_values)
 {
     stage_thread_items(keys, values, S, S_v, has_values); /* the runs, in S, in order */
-    /* TODO(2): the round's merge: this thread's pair of runs starts at thread first = threadIdx.x & ~(2 * run - 1); A = S[a_begin, a_end) its first run (run * MP_ITEMS keys), B = S[a_end, b_end) the next, each clamped to valid; the thread's outputs start diag = (threadIdx.x - first) * MP_ITEMS into the pair's merge: find them with merge_path_search, make them with merge_thread_items (MP_UINT keys), then gather the values through from[] */
+    /* TODO(2): merge_round()'s merge: this thread's pair of runs starts at thread first = threadIdx.x & ~(2 * run - 1); A = S[a_begin, a_end) is its first run (run * MP_ITEMS keys from first * MP_ITEMS), B = S[a_end, b_end) the next, each end clamped to valid; the thread's outputs start diag = (threadIdx.x - first) * MP_ITEMS into the pair's merge (clamped to its size): find how many come from A with merge_path_search, make the MP_ITEMS outputs into keys[] with merge_thread_items (MP_UINT keys, A the earlier run), then, with has_values, values[i] = S_v[from[i]] */
     (void)run, (void)valid;
 }
 
@@ -77,7 +83,7 @@ static __device__ __forceinline__ void block_sort_tile(const int *keys_in, const
     store_tile(keys, values, S, S_v, keys_out + begin, values_out + begin, valid, has_values, vector_ok);
 }
 
-__global__ void __launch_bounds__(MP_THREADS, MP_KEYS_BLOCKS)
+__global__ void __launch_bounds__(MP_THREADS, KEYS_BLOCKS)
     block_sort_keys(const unsigned int *keys_in, unsigned int *keys_out, int n, int vector_ok)
 {
     block_sort_tile((const int *)keys_in, NULL, (int *)keys_out, NULL, n, 0, vector_ok);
@@ -136,7 +142,7 @@ static __device__ __forceinline__ void merge_pass_body(const int *keys, const in
                g.c_len, part + blockIdx.x, has_values, MP_UINT, vector_ok);
 }
 
-__global__ void __launch_bounds__(MP_THREADS, MP_KEYS_BLOCKS)
+__global__ void __launch_bounds__(MP_THREADS, KEYS_BLOCKS)
     merge_pass_keys(const unsigned int *keys, unsigned int *keys_out, int n, int width, const int *part, int vector_ok)
 {
     merge_pass_body((const int *)keys, NULL, (int *)keys_out, NULL, n, width, part, 0, vector_ok);
@@ -150,7 +156,7 @@ __global__ void __launch_bounds__(MP_THREADS)
                     vector_ok);
 }
 
-/* ---- the launcher: the block sort, then the passes (sort_run_passes) ------------------ */
+/* ---- the passes: the block sort, then the merge passes (sort_run's loop) ------------- */
 
 /* The block sort holds one shared tile of keys (and one of values). */
 static inline size_t block_sort_shared_bytes(int has_values)
@@ -158,11 +164,12 @@ static inline size_t block_sort_shared_bytes(int has_values)
     return sizeof(int) * (size_t)MP_SLOTS * (has_values ? 2 : 1);
 }
 
-/* Pass 0 sorts the tiles; pass w > 0 merges runs of MP_TILE * 2^(w-1) keys in pairs. */
+/* Pass 0 sorts the tiles; pass w > 0 merges runs of MP_TILE * 2^(w-1) keys in
+ * pairs; each reads the last one's output (sort_run, sort_host.c). */
 static const char *merge_sort_path_pass(const sort_pass *pass, const sort_ws *ws, const sort_params *p)
 {
     (void)p;
-    const int n = (int)pass->n, ntiles = (int)((pass->n + MP_TILE - 1) / MP_TILE);
+    const int n = (int)pass->n, ntiles = (int)sort_ceil_div(pass->n, MP_TILE);
     const int has_values = pass->values_in != NULL;
     const int vector_ok = mp_aligned16(pass->keys_out) && mp_aligned16(pass->values_out);
     if (pass->index == 0) {
@@ -178,7 +185,7 @@ static const char *merge_sort_path_pass(const sort_pass *pass, const sort_ws *ws
     const int width = MP_TILE << (pass->index - 1);
     int *part = (int *)ws->words;
 #ifndef MP_NO_PARTITION /* tests/bench/harness/mergepath's ladder: blocks search their own bounds (docs/ch13-sort.md) */
-    partition_pass<<<(ntiles + 255) / 256, 256>>>(pass->keys_in, n, width, ntiles, part);
+    partition_pass<<<(unsigned int)sort_ceil_div(ntiles, 256), 256>>>(pass->keys_in, n, width, ntiles, part);
     CUDA_CHECK_LAUNCH();
 #endif
     if (has_values)
@@ -227,7 +234,7 @@ static void merge_sort_path_workspace(int64_t n, const sort_params *p, sort_ws_n
 {
     (void)p;
     need->ping_pong = 1;
-    need->words = (n + MP_TILE - 1) / MP_TILE + 1;
+    need->words = sort_ceil_div(n, MP_TILE) + 1;
 }
 
 static void merge_sort_path_describe(const sort_params *p, char *buf, size_t len)
@@ -235,19 +242,20 @@ static void merge_sort_path_describe(const sort_params *p, char *buf, size_t len
     snprintf(buf, len, "block=%d items=%d tile=%d", p->block, MP_ITEMS, MP_TILE);
 }
 
+/* Step 8's facts: a compile-time tile sorted in registers, then merge passes by the merge path (sort.h). */
 const sort_step sort_step_info = {
+    .lab = {.about = "Step 8 (beyond the book): tiles of 512 threads x 15 keys sorted in registers, then merge\n"
+                     "passes by chapter 12 step 6's merge path. The tile is compile-time (MP_THREADS, MP_ITEMS\n"
+                     "in merge_path.cuh): --block takes only 512. --example sorts Fig 13.1's keys.\n",
+            .default_n = 1 << 24,
+            .max_n = SORT_MAX_N,
+            .max_n_why = "n must be 0 to 2^31 - 1 (int sizes, as in chapter 12's merge path)"},
+    .takes = SORT_TAKES_EVERY,
     .defaults = {.block = MP_THREADS},
-    .default_n = 1 << 24,
-    .spec = {.about = "Step 8 (beyond the book): tiles of 512 threads x 15 keys sorted in registers, then merge\n"
-                      "passes by chapter 12 step 6's merge path. The tile is compile-time (MP_THREADS, MP_ITEMS\n"
-                      "in merge_path.cuh): --block takes only 512. --example sorts Fig 13.1's keys.\n"},
-
-    .block_need = LAB_BLOCK_ANY,
-    .max_n_why = "n must be 0 to 2^31 - 1 (int sizes, as in chapter 12's merge path)",
-    .workspace = merge_sort_path_workspace,
-    .describe = merge_sort_path_describe, .check = merge_sort_path_check, .fit = merge_sort_path_fit,
-    .passes = merge_sort_path_passes, .pass = merge_sort_path_pass,
+    .needs = {.block = LAB_BLOCK_ANY,
+              .workspace = merge_sort_path_workspace,
+              .check = merge_sort_path_check,
+              .fit = merge_sort_path_fit},
+    .describe = merge_sort_path_describe,
+    .sorts = {.passes = merge_sort_path_passes, .pass = merge_sort_path_pass},
 };
-
-/* The block sort and the merge passes, each reading the last one's output (sort_run_passes, sort_host.c). */
-SORT_LAUNCH_IN_PASSES

@@ -5,7 +5,8 @@
  * once, outside the timing). --type int|float sorts through the
  * order-preserving transform (sort_ref.h). Everything about the step (its
  * defaults, options, limits, workspace, example) it asks of the step's
- * descriptor, sort_step_info (sort.h). --example replays Figs 13.1-13.3 one
+ * descriptor, sort_step_info (sort.h), and it sorts through sort_run
+ * (sort_host.h). --example replays Figs 13.1-13.3 one
  * iteration at a time in a step that can run one alone (step 1; its rows
  * come from the CPU reference when no GPU is visible), and sorts Fig 13.1's
  * keys whole in the others. */
@@ -13,13 +14,22 @@
 #include <string.h>
 
 #include "devmem.h"
-#include "options.h"
 #include "report.h"
 #include "scan.h"
 #include "sort_host.h"
+#include "step.h"
 
 #define STEP (&sort_step_info)
 #define BOOK_N 16
+#define DEFAULT_REPS 20 /* timed runs when --reps is not given */
+
+/* What a run takes beyond the step's parameters (sort_params) and the core's (lab_run). */
+typedef struct {
+    const char *dist; /* --dist */
+    const char *type; /* --type, as named (sort_params.type is its value) */
+    int keys_only;    /* --keys-only */
+    int example;      /* --example */
+} sort_args;
 
 static const unsigned int book_keys[BOOK_N] = {12, 3, 6, 9, 15, 8, 5, 10, 9, 6, 11, 13, 4, 10, 7, 0};
 
@@ -145,7 +155,8 @@ static int run_example_iterations(const sort_params *given)
     ok &= memcmp(sorted, keys, sizeof keys) == 0;
     print_row("sorted", keys, BOOK_N, 0);
     if (!gpu) {
-        printf("These rows are the CPU reference's (sort_ref_radix_iter in common/sort_ref.c, the fixed formula%s).\n",
+        printf("These rows are the CPU reference's (sort_ref_radix_iter in common/ch13-sort/sort_ref.c, the fixed "
+               "formula%s).\n",
                p.printed ? "; --printed needs the GPU" : "");
         lab_require_gpu("./run"); /* says the kernels were not run, and why: exit 3 */
     }
@@ -169,7 +180,7 @@ static int run_example_sort(const sort_params *p)
     unsigned int *ok_d = (unsigned int *)lab_dev_poisoned(sizeof got_k, "keys_out");
     unsigned int *ov_d = (unsigned int *)lab_dev_poisoned(sizeof got_v, "values_out");
     void *temp = lab_dev_poisoned(sort_temp_bytes(STEP, BOOK_N, 1, p), "temp_d (the workspace)");
-    const char *why = sort_launch(k_d, v_d, ok_d, ov_d, BOOK_N, temp, p);
+    const char *why = sort_run(STEP, k_d, v_d, ok_d, ov_d, BOOK_N, temp, p);
     if (why != NULL) {
         fprintf(stderr, "./run: cannot run the example: %s\n", why);
         return LAB_EXIT_USAGE;
@@ -202,43 +213,40 @@ typedef struct {
 static void launch(void *ctx)
 {
     const work *w = (const work *)ctx;
-    sort_launch(w->keys_in, w->values_in, w->keys_out, w->values_out, w->n, w->temp, w->p);
+    sort_run(STEP, w->keys_in, w->values_in, w->keys_out, w->values_out, w->n, w->temp, w->p);
 }
 
-/* The input keys (as the step sorts them: encoded, unless it takes typed
- * keys), their indices as values, and the stable reference's result, in the
- * type's own bits. */
+/* The input keys (as the step sorts them: encoded), their indices as
+ * values, and the stable reference's result, in the type's own bits. */
 typedef struct {
     unsigned int *keys, *index, *want_k, *want_v;
 } inputs;
 
-static inputs make_inputs(const lab_opts *o, int64_t n, sort_type type)
+static inputs make_inputs(const lab_run *run, const sort_args *a, int64_t n, sort_type type)
 {
     const size_t bytes = sizeof(unsigned int) * (size_t)n;
-    inputs in = {(unsigned int *)lab_xmalloc(bytes), (unsigned int *)lab_xmalloc(bytes),
-                 (unsigned int *)lab_xmalloc(bytes), (unsigned int *)lab_xmalloc(bytes)};
-    lab_rng rng = lab_rng_seeded(o->seed);
-    sort_make_keys(o->dist, &rng, in.keys, n, type); /* the type's own bits */
+    inputs in = {.keys = (unsigned int *)lab_xmalloc(bytes), .index = (unsigned int *)lab_xmalloc(bytes),
+                 .want_k = (unsigned int *)lab_xmalloc(bytes), .want_v = (unsigned int *)lab_xmalloc(bytes)};
+    lab_rng rng = lab_rng_seeded(run->seed);
+    sort_make_keys(a->dist, &rng, in.keys, n, type); /* the type's own bits */
     for (int64_t i = 0; i < n; i++)
         in.index[i] = in.want_v[i] = (unsigned int)i;
+    sort_encode_keys(in.keys, n, type);
     memcpy(in.want_k, in.keys, bytes);
-    sort_encode_keys(in.want_k, n, type);
     sort_ref(in.want_k, in.want_v, n);
     sort_decode_keys(in.want_k, n, type);
-    if (!STEP->typed_keys)
-        sort_encode_keys(in.keys, n, type);
     return in;
 }
 
 /* Every key and value against the reference, and the order as the type's own;
  * prints what is wrong (unless quiet). 1 when the sort is right. */
-static int check_output(const lab_opts *o, int64_t n, sort_type type, const unsigned int *got_k,
+static int check_output(const lab_run *run, int64_t n, sort_type type, const unsigned int *got_k,
                         const unsigned int *got_v, const inputs *in)
 {
-    const int report = o->quiet || o->csv ? 0 : 10;
+    const int report = run->quiet || run->csv ? 0 : 10;
     const lab_mismatch mk = lab_compare_u32(got_k, in->want_k, n, "key", report);
-    const lab_mismatch mv =
-        got_v != NULL ? lab_compare_u32(got_v, in->want_v, n, "value (input index)", report) : (lab_mismatch){0, -1};
+    const lab_mismatch mv = got_v != NULL ? lab_compare_u32(got_v, in->want_v, n, "value (input index)", report)
+                                          : (lab_mismatch){.count = 0, .first = -1};
     int64_t where = -1;
     const int ordered = sort_is_ordered(got_k, n, type, &where);
     if (!ordered && report)
@@ -248,17 +256,21 @@ static int check_output(const lab_opts *o, int64_t n, sort_type type, const unsi
     return mk.count == 0 && mv.count == 0 && ordered;
 }
 
-static int run_size(const lab_opts *o, const sort_params *p, int64_t n, sort_type type, int with_values)
+static int run_size(const lab_run *run, const sort_args *a, const sort_params *p, int64_t n)
 {
     const size_t bytes = sizeof(unsigned int) * (size_t)n;
-    inputs in = make_inputs(o, n, type);
+    const int with_values = !a->keys_only;
+    const sort_type type = p->type;
+    inputs in = make_inputs(run, a, n, type);
     unsigned int *got_k = (unsigned int *)lab_xmalloc(bytes), *got_v = (unsigned int *)lab_xmalloc(bytes);
-    work w = {(const unsigned int *)lab_dev_upload(in.keys, bytes, "keys_in"),
-              with_values ? (const unsigned int *)lab_dev_upload(in.index, bytes, "values_in") : NULL,
-              (unsigned int *)lab_dev_poisoned(bytes, "keys_out"),
-              with_values ? (unsigned int *)lab_dev_poisoned(bytes, "values_out") : NULL, n, NULL, p};
-    w.temp = lab_dev_poisoned(sort_temp_bytes(STEP, n, with_values, p), "temp_d (the workspace)");
-    const char *why = sort_launch(w.keys_in, w.values_in, w.keys_out, w.values_out, n, w.temp, p);
+    work w = {.keys_in = (const unsigned int *)lab_dev_upload(in.keys, bytes, "keys_in"),
+              .values_in = with_values ? (const unsigned int *)lab_dev_upload(in.index, bytes, "values_in") : NULL,
+              .keys_out = (unsigned int *)lab_dev_poisoned(bytes, "keys_out"),
+              .values_out = with_values ? (unsigned int *)lab_dev_poisoned(bytes, "values_out") : NULL,
+              .n = n,
+              .temp = lab_dev_poisoned(sort_temp_bytes(STEP, n, with_values, p), "temp_d (the workspace)"),
+              .p = p};
+    const char *why = sort_run(STEP, w.keys_in, w.values_in, w.keys_out, w.values_out, n, w.temp, p);
     if (why != NULL) {
         fprintf(stderr, "./run: cannot run n=%lld: %s\n", (long long)n, why);
         exit(LAB_EXIT_USAGE);
@@ -266,19 +278,19 @@ static int run_size(const lab_opts *o, const sort_params *p, int64_t n, sort_typ
     lab_dev_download(got_k, w.keys_out, bytes);
     if (with_values)
         lab_dev_download(got_v, w.values_out, bytes);
-    if (!STEP->typed_keys)
-        sort_decode_keys(got_k, n, type);
-    const int pass = check_output(o, n, type, got_k, with_values ? got_v : NULL, &in);
-    const lab_timing t = lab_time_device(launch, &w, o->reps);
+    sort_decode_keys(got_k, n, type);
+    const int pass = check_output(run, n, type, got_k, with_values ? got_v : NULL, &in);
+    const lab_timing t = lab_time_device(launch, &w, run->reps);
 
     char params[256];
     STEP->describe(p, params, sizeof params);
     const size_t at = strlen(params);
-    snprintf(params + at, sizeof params - at, " dist=%s type=%s %s", o->dist, o->type, with_values ? "pairs" : "keys");
+    snprintf(params + at, sizeof params - at, " dist=%s type=%s %s", a->dist, a->type, with_values ? "pairs" : "keys");
     /* the least a sort moves: read and write every key (and value) once */
-    const lab_result r = {lab_step_name, params, n, 2.0 * (with_values ? 2 : 1) * (double)bytes, t, pass};
-    lab_print_result(o, &r);
-    if (!pass && !o->csv)
+    const lab_result r = {.step = lab_step_name, .params = params, .n = n,
+                          .bytes = 2.0 * (with_values ? 2 : 1) * (double)bytes, .time = t, .pass = pass};
+    lab_print_result(run, &r);
+    if (!pass && !run->csv)
         lab_print_todo_hint();
     lab_dev_free((void *)w.keys_in), lab_dev_free(w.keys_out), lab_dev_free(w.temp);
     lab_dev_free((void *)w.values_in), lab_dev_free(w.values_out);
@@ -288,53 +300,85 @@ static int run_size(const lab_opts *o, const sort_params *p, int64_t n, sort_typ
 
 /* ---- options: the step's own, checked before the GPU is looked for -------------- */
 
-static void parse(int argc, char **argv, lab_opts *o, sort_params *p)
+/* The chapter's paragraph of --help, after the step's own. */
+static const char chapter_help[] =
+    "This step sorts n (key, value) pairs, value = the key's input index, and checks\n"
+    "keys and values against a stable CPU sort (so stability is checked too); --type\n"
+    "int or float sorts through the order-preserving transform (sort_ref.h).\n";
+
+/* The step's parameters into *p and the run's into *run and *a: the chapter's
+ * options the step takes (STEP->takes) point straight at them; the others are
+ * refused by name. Then every value and each size is checked (exit 2). */
+static void parse_args(int argc, char **argv, lab_run *run, sort_params *p, sort_args *a)
 {
-    char about[1536];
-    lab_opt_spec spec = sort_options(STEP);
-    snprintf(about, sizeof about,
-             "This step sorts n (key, value) pairs, value = the key's input index, and checks\n"
-             "keys and values against a stable CPU sort (so stability is checked too); --type\n"
-             "int or float sorts through the order-preserving transform (sort_ref.h).\n%s",
-             spec.about != NULL ? spec.about : "");
-    spec.about = about;
-    *p = STEP->defaults;
-    *o = lab_opts_defaults();
-    o->size = STEP->default_n, o->dist = "uniform", o->type = "uint";
-    o->block = p->block, o->tile = p->tile, o->coarsen = p->coarsen, o->radix_bits = p->radix_bits;
-    o->variant = p->variant != NULL ? p->variant : "";
-    lab_parse_opts(argc, argv, o, &spec, lab_step_name);
-    p->block = o->block, p->tile = o->tile, p->coarsen = o->coarsen, p->radix_bits = o->radix_bits;
-    p->variant = o->variant, p->printed = o->printed, p->type = (sort_type)sort_type_of(o->type);
-    if (o->nsizes == 0) { /* no -n: the step's default, within its limit for these parameters */
+    const unsigned takes = STEP->takes;
+    *p = STEP->defaults; /* --help shows these as the defaults */
+    *a = (sort_args){.dist = "uniform", .type = "uint"};
+    const lab_opt opts[] = {
+        lab_opt_if(takes & SORT_TAKES_DIST, (lab_opt){.name = "--dist", .kind = LAB_ARG_NAME, .at = &a->dist,
+                                                      .names = sort_dists, .metavar = "D",
+                                                      .help = "input distribution"}),
+        lab_opt_if(takes & SORT_TAKES_TYPE, (lab_opt){.name = "--type", .kind = LAB_ARG_NAME, .at = &a->type,
+                                                      .names = sort_type_names, .metavar = "T",
+                                                      .help = "element type"}),
+        lab_opt_if(takes & SORT_TAKES_BLOCK, (lab_opt){.name = "--block", .kind = LAB_ARG_INT, .at = &p->block,
+                                                       .lo = 1, .hi = 1024, .metavar = "B",
+                                                       .help = "threads per block"}),
+        lab_opt_if(takes & SORT_TAKES_TILE, (lab_opt){.name = "--tile", .kind = LAB_ARG_INT, .at = &p->tile,
+                                                      .lo = 2, .hi = 1 << 16, .metavar = "T",
+                                                      .help = "elements per shared-memory tile"}),
+        lab_opt_if(takes & SORT_TAKES_COARSEN, (lab_opt){.name = "--coarsen", .kind = LAB_ARG_INT,
+                                                         .at = &p->coarsen, .lo = 1, .hi = SORT_MAX_COARSEN,
+                                                         .metavar = "C", .help = "elements per thread"}),
+        lab_opt_if(takes & SORT_TAKES_BITS, (lab_opt){.name = "--bits", .kind = LAB_ARG_INT, .at = &p->radix_bits,
+                                                      .lo = 1, .hi = SORT_MAX_RADIX_BITS, .metavar = "R",
+                                                      .help = "radix digit width in bits"}),
+        lab_opt_if(takes & SORT_TAKES_VARIANT, (lab_opt){.name = "--variant", .kind = LAB_ARG_NAME,
+                                                         .at = &p->variant, .names = STEP->lab.variants,
+                                                         .metavar = "V", .help = "the step's form"}),
+        lab_opt_if(takes & SORT_TAKES_KEYS_ONLY, (lab_opt){.name = "--keys-only", .kind = LAB_ARG_FLAG,
+                                                           .at = &a->keys_only,
+                                                           .help = "sort keys without values"}),
+        lab_opt_if(takes & SORT_TAKES_PRINTED, (lab_opt){.name = "--printed", .kind = LAB_ARG_FLAG,
+                                                         .at = &p->printed,
+                                                         .help = "run the code exactly as printed (known bugs; see "
+                                                                 "docs/errata.md)"}),
+        lab_opt_if(takes & SORT_TAKES_EXAMPLE, (lab_opt){.name = "--example", .kind = LAB_ARG_FLAG,
+                                                         .at = &a->example,
+                                                         .help = "replay the book's worked example with a trace"}),
+    };
+    lab_parse_step(argc, argv, &STEP->lab, chapter_help, DEFAULT_REPS, opts, (int)(sizeof opts / sizeof opts[0]),
+                   run);
+    p->type = (sort_type)sort_type_of(a->type);
+    if (!run->given_n) { /* no -n: the step's default, within its limit for these parameters */
         const int64_t most = sort_max_n(STEP, p);
-        o->size = o->sizes[0] = STEP->default_n < most ? STEP->default_n : most;
-        o->nsizes = 1;
+        run->sizes[0] = STEP->lab.default_n < most ? STEP->lab.default_n : most;
     }
     const char *why = sort_check(STEP, 0, p); /* the parameters alone, then with each size */
     if (why != NULL) {
         fprintf(stderr, "%s: %s (./run --help lists this step's options)\n", lab_step_name, why);
         exit(LAB_EXIT_USAGE);
     }
-    for (int s = 0; s < o->nsizes; s++)
-        if ((why = sort_check(STEP, o->sizes[s], p)) != NULL) {
-            fprintf(stderr, "%s: -n %lld: %s (./run --help)\n", lab_step_name, (long long)o->sizes[s], why);
+    for (int s = 0; s < run->nsizes; s++)
+        if ((why = sort_check(STEP, run->sizes[s], p)) != NULL) {
+            fprintf(stderr, "%s: -n %lld: %s (./run --help)\n", lab_step_name, (long long)run->sizes[s], why);
             exit(LAB_EXIT_USAGE);
         }
 }
 
 int main(int argc, char **argv)
 {
-    lab_opts o;
+    lab_run run;
     sort_params p;
-    parse(argc, argv, &o, &p);
-    if (o.example && STEP->iter_launch != NULL)
+    sort_args a;
+    parse_args(argc, argv, &run, &p, &a);
+    if (a.example && STEP->iter_launch != NULL)
         return run_example_iterations(&p);
     lab_require_gpu("./run");
-    if (o.example)
+    if (a.example)
         return run_example_sort(&p);
     int all_pass = 1;
-    for (int s = 0; s < o.nsizes; s++)
-        all_pass &= run_size(&o, &p, o.sizes[s], p.type, !o.keys_only);
+    for (int s = 0; s < run.nsizes; s++)
+        all_pass &= run_size(&run, &a, &p, run.sizes[s]);
     return all_pass ? LAB_EXIT_PASS : LAB_EXIT_FAIL;
 }

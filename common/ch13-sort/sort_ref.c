@@ -14,13 +14,13 @@ void sort_ref(unsigned int *keys, unsigned int *values, int64_t n)
     for (int shift = 0; shift < 32; shift += 8) {
         int64_t start[257] = {0};
         for (int64_t i = 0; i < n; i++)
-            start[((sk[i] >> shift) & 0xff) + 1]++;
-        if (start[((sk[0] >> shift) & 0xff) + 1] == n)
+            start[sort_digit(sk[i], (unsigned int)shift, 8) + 1]++;
+        if (start[sort_digit(sk[0], (unsigned int)shift, 8) + 1] == n)
             continue; /* every key has this digit: the pass would copy */
         for (int d = 0; d < 256; d++)
             start[d + 1] += start[d];
         for (int64_t i = 0; i < n; i++) { /* in input order: stable */
-            const int64_t at = start[(sk[i] >> shift) & 0xff]++;
+            const int64_t at = start[sort_digit(sk[i], (unsigned int)shift, 8)]++;
             dk[at] = sk[i];
             if (sv != NULL)
                 dv[at] = sv[i];

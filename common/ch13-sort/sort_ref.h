@@ -1,7 +1,8 @@
 /* sort_ref.h - chapter 13's key types and CPU-only reference: the
- * order-preserving key transform (host and device), the input distributions,
- * the stable CPU sort, one iteration of Fig 13.4 on the CPU (the rows of the
- * book's example) and the checks of a sorted result. Nothing here needs a GPU. */
+ * order-preserving key transform and a key's digit (host and device), the
+ * input distributions, the stable CPU sort, one iteration of Fig 13.4 on the
+ * CPU (the rows of the book's example) and the checks of a sorted result.
+ * Nothing here needs a GPU. */
 #ifndef LAB_SORT_REF_H
 #define LAB_SORT_REF_H
 
@@ -37,6 +38,13 @@ static inline __host__ __device__ unsigned int sort_key_decode(unsigned int key,
     if (type == SORT_FLOAT)
         return (key & 0x80000000u) ? key ^ 0x80000000u : ~key;
     return key;
+}
+
+/* The r-bit digit of a key at bit `shift` (section 13.5): the radix steps'
+ * buckets and the CPU reference's. */
+static inline __host__ __device__ unsigned int sort_digit(unsigned int key, unsigned int shift, unsigned int r)
+{
+    return (key >> shift) & ((1u << r) - 1);
 }
 
 LAB_BEGIN_C

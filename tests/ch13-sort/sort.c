@@ -3,23 +3,20 @@
  * step's own tests are in tests/ch13-sort/<step folder>.c.
  * CPU tests (run in CI, no GPU): the order-preserving transform, the CPU
  * reference against a stable comparison sort, one iteration of Fig 13.4 on the
- * CPU, the input distributions, the step's descriptor and its launcher
+ * CPU, the input distributions, the step's descriptor, and sort_run
  * refusing bad parameters before it touches the GPU. GPU tests: the step's
  * sort against the reference on every distribution, sizes 0, 1, non-multiples
  * of the block and tile and >= 2^24 (up to the step's limit), int and float
  * keys, several seeds; values are a distinct payload per input position, so
- * comparing them exactly checks stability (equal keys keep their input order). */
+ * comparing them exactly checks stability (equal keys keep their input order).
+ * check_sort_repeatedly is the steps' race tests' (a missing barrier or fence
+ * shows every time over enough launches). */
 #include <string.h>
 
 #include "scan.h"
 #include "sort_test.h"
 
 const unsigned int sort_book_keys[16] = {12, 3, 6, 9, 15, 8, 5, 10, 9, 6, 11, 13, 4, 10, 7, 0};
-
-uint64_t seed_of(int i)
-{
-    return lab_test_seeds[i % LAB_TEST_NSEEDS];
-}
 
 const char *params_text(const sort_params *p, char *buf, size_t len)
 {
@@ -28,11 +25,9 @@ const char *params_text(const sort_params *p, char *buf, size_t len)
     return buf;
 }
 
-/* A distinct payload per input position (odd multiplier: a bijection), so a
- * value says exactly which input it came with. */
-static unsigned int payload(int64_t i)
+unsigned int sort_test_payload(int64_t i)
 {
-    return (unsigned int)i * 0x9E3779B1u + 0x1234567u;
+    return (unsigned int)i * SORT_TEST_PAYLOAD_MUL + SORT_TEST_PAYLOAD_ADD;
 }
 
 /* ---- CPU tests -------------------------------------------------------------- */
@@ -89,7 +84,7 @@ Test(sort_ref, matches_a_stable_insertion_sort)
                 for (int i = 0; i < n; i++)
                     k[i] &= 0x01010101u;
             for (int i = 0; i < n; i++)
-                v[i] = wv[i] = payload(i), wk[i] = k[i];
+                v[i] = wv[i] = sort_test_payload(i), wk[i] = k[i];
             insertion_sort(wk, wv, n);
             sort_ref(k, v, n);
             for (int i = 0; i < n; i++)
@@ -135,7 +130,7 @@ Test(sort_inputs, every_distribution_has_its_shape_and_is_never_all_zero)
             for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
                 const int64_t n = sizes[z];
                 unsigned int *k = lab_xmalloc(sizeof(unsigned int) * (size_t)n);
-                lab_rng rng = lab_rng_seeded(lab_test_seeds[z % LAB_TEST_NSEEDS]);
+                lab_rng rng = lab_rng_seeded(lab_test_seed((int)z));
                 const char *dist = sort_dists[d];
                 cr_assert_eq(sort_make_keys(dist, &rng, k, n, (sort_type)t), 0);
                 int64_t nonzero = 0, where = -1;
@@ -174,26 +169,30 @@ Test(sort_step, the_descriptor_is_complete_and_its_defaults_accepted)
 {
     const sort_params def = STEP->defaults;
     char text[160], line[256];
-    const lab_opt_spec spec = sort_options(STEP);
-    cr_assert_eq(spec.options & SORT_OPTIONS, SORT_OPTIONS, "every step takes the chapter's options (SORT_OPTIONS)");
-    cr_assert(spec.dists == sort_dists && spec.types == sort_type_names, "the chapter's --dist and --type names");
-    cr_assert((STEP->passes == NULL) == (STEP->pass == NULL), "a step in passes says how many and what one does");
-    cr_assert(STEP->spec.about != NULL && STEP->spec.about[0] != '\0', "the step's --help paragraph");
-    cr_assert(STEP->max_n_why == NULL || strstr(STEP->max_n_why, "n must") != NULL, "a refusal of too large an n");
-    cr_assert(STEP->workspace != NULL && STEP->describe != NULL, "the workspace and the result line's parameters");
-    if (spec.options & LAB_OPT_BITS)
-        cr_assert_eq(spec.max_bits, SORT_MAX_RADIX_BITS, "--bits takes 1 to %d", SORT_MAX_RADIX_BITS);
-    if (spec.options & LAB_OPT_COARSEN)
-        cr_assert_eq(spec.max_coarsen, SORT_MAX_COARSEN, "--coarsen takes 1 to %d", SORT_MAX_COARSEN);
-    cr_assert(spec.max_n >= 4096 && spec.max_n <= SORT_MAX_N, "-n's limit (%lld)", (long long)spec.max_n);
-    if (spec.options & LAB_OPT_VARIANT)
-        cr_assert(lab_name_in(def.variant, spec.variants), "the default --variant %s is one of the step's",
+    cr_assert_eq(STEP->takes & SORT_TAKES_EVERY, SORT_TAKES_EVERY, "every step takes the chapter's options "
+                 "(SORT_TAKES_EVERY)");
+    cr_assert((STEP->sorts.launch != NULL) != (STEP->sorts.pass != NULL),
+              "a step sorts with its own launcher or in passes, not both (sorts.launch, sorts.pass)");
+    cr_assert((STEP->sorts.passes == NULL) == (STEP->sorts.pass == NULL), "a step in passes says how many and what "
+              "one does");
+    cr_assert(STEP->lab.about != NULL && STEP->lab.about[0] != '\0', "the step's --help paragraph");
+    cr_assert(STEP->lab.max_n_why != NULL && strstr(STEP->lab.max_n_why, "n must") != NULL,
+              "a refusal of too large an n");
+    cr_assert(STEP->needs.workspace != NULL && STEP->describe != NULL,
+              "the workspace and the result line's parameters");
+    cr_assert(STEP->lab.max_n >= 4096 && STEP->lab.max_n <= SORT_MAX_N, "-n's limit (%lld)", (long long)STEP->lab.max_n);
+    cr_assert(STEP->lab.default_n > 0 && STEP->lab.default_n <= STEP->lab.max_n, "-n's default (%lld)",
+              (long long)STEP->lab.default_n);
+    if (STEP->takes & SORT_TAKES_VARIANT)
+        cr_assert(lab_name_in(def.variant, STEP->lab.variants), "the default --variant %s is one of the step's",
                   def.variant);
     else
-        cr_assert(def.variant == NULL || def.variant[0] == '\0', "a step with one form has no variant name");
+        cr_assert(STEP->lab.variants == NULL && (def.variant == NULL || def.variant[0] == '\0'),
+                  "a step with one form has no variant name");
     cr_assert_null(sort_check(STEP, 1000, &def), "the default parameters (%s) must be accepted",
                    params_text(&def, text, sizeof text));
-    cr_assert_null(sort_check(STEP, STEP->default_n < sort_max_n(STEP, &def) ? STEP->default_n : sort_max_n(STEP, &def),
+    cr_assert_null(sort_check(STEP, STEP->lab.default_n < sort_max_n(STEP, &def) ? STEP->lab.default_n
+                                                                                  : sort_max_n(STEP, &def),
                               &def), "./run's default size must be accepted");
     cr_assert_gt(sort_temp_bytes(STEP, 1000, 1, &def), 0, "the workspace of 1000 pairs");
     STEP->describe(&def, line, sizeof line);
@@ -206,7 +205,7 @@ void assert_refused(int64_t n, const sort_params *p, const char *what)
     char text[160];
     params_text(p, text, sizeof text);
     cr_assert_not_null(sort_check(STEP, n, p), "%s must be refused by the check (n=%lld %s)", what, (long long)n, text);
-    cr_assert_not_null(sort_launch(d, d, d, d, n, d, p), "%s must be refused by sort_launch (n=%lld %s)", what,
+    cr_assert_not_null(sort_run(STEP, d, d, d, d, n, d, p), "%s must be refused by sort_run (n=%lld %s)", what,
                        (long long)n, text);
     cr_assert_eq(sort_temp_bytes(STEP, n, 1, p), 0, "%s: no workspace for refused parameters", what);
 }
@@ -220,18 +219,18 @@ Test(sort_step, bad_parameters_are_refused_without_a_gpu)
     p.block = 2048;
     assert_refused(10, &p, "block=2048");
     assert_refused(-1, &def, "n=-1");
-    assert_refused(sort_options(STEP).max_n + 1, &def, "an n above the step's limit (documented)");
-    if (STEP->block_need & LAB_BLOCK_WARPS) {
+    assert_refused(STEP->lab.max_n + 1, &def, "an n above the step's limit (documented)");
+    if (STEP->needs.block & LAB_BLOCK_WARPS) {
         p = def, p.block = 100;
         assert_refused(10, &p, "block=100 (not whole warps)");
     }
-    if (sort_options(STEP).options & LAB_OPT_BITS) {
+    if (STEP->takes & SORT_TAKES_BITS) {
         p = def, p.radix_bits = 0;
         assert_refused(10, &p, "r=0");
         p.radix_bits = SORT_MAX_RADIX_BITS + 1;
         assert_refused(10, &p, "r=9");
     }
-    if (sort_options(STEP).options & LAB_OPT_COARSEN) {
+    if (STEP->takes & SORT_TAKES_COARSEN) {
         p = def, p.coarsen = 0;
         assert_refused(10, &p, "coarsen=0");
         p.coarsen = SORT_MAX_COARSEN + 1;
@@ -255,9 +254,8 @@ Test(scan_cpu, temporaries_cover_every_level)
 
 /* ---- GPU tests --------------------------------------------------------------- */
 
-/* Fails at the first wrong key or value, saying what it means. */
-static void check_output(const unsigned int *got_k, const unsigned int *got_v, const unsigned int *want_k,
-                         const unsigned int *want_v, int64_t n, const char *context)
+void check_output(const unsigned int *got_k, const unsigned int *got_v, const unsigned int *want_k,
+                  const unsigned int *want_v, int64_t n, const char *context)
 {
     for (int64_t i = 0; i < n; i++) {
         if (got_k[i] != want_k[i])
@@ -287,31 +285,63 @@ void check_sort(int64_t n, const char *dist, sort_type type, int with_values, ui
     cr_assert_eq(sort_make_keys(dist, &rng, keys, n, type), 0);
     sort_encode_keys(keys, n, type); /* the order sort_ref sorts by */
     for (int64_t i = 0; i < n; i++)
-        values[i] = want_v[i] = payload(i);
+        values[i] = want_v[i] = sort_test_payload(i);
     memcpy(want_k, keys, bytes);
     sort_ref(want_k, want_v, n);
-    if (STEP->typed_keys) { /* the step takes the type's own bits */
-        sort_decode_keys(keys, n, type);
-        sort_decode_keys(want_k, n, type);
-    }
     unsigned int *k_d = lab_dev_upload(keys, bytes, "keys_in");
     unsigned int *v_d = with_values ? lab_dev_upload(values, bytes, "values_in") : NULL;
     unsigned int *ok_d = lab_dev_poisoned(bytes, "keys_out");
     unsigned int *ov_d = with_values ? lab_dev_poisoned(bytes, "values_out") : NULL;
     void *temp = lab_dev_poisoned(sort_temp_bytes(STEP, n, with_values, p), "temp_d (the workspace)");
-    const char *why = sort_launch(k_d, v_d, ok_d, ov_d, n, temp, p);
-    cr_assert_null(why, "sort_launch refused %s: %s", context, why ? why : "");
+    const char *why = sort_run(STEP, k_d, v_d, ok_d, ov_d, n, temp, p);
+    cr_assert_null(why, "sort_run refused %s: %s", context, why ? why : "");
     lab_dev_download(got_k, ok_d, bytes);
     if (with_values)
         lab_dev_download(got_v, ov_d, bytes);
     check_output(got_k, with_values ? got_v : NULL, want_k, want_v, n, context);
     lab_dev_download(got_k, k_d, bytes);
-    cr_assert(memcmp(got_k, keys, bytes) == 0, "the input keys changed (%s): sort_launch must leave them%s", context,
+    cr_assert(memcmp(got_k, keys, bytes) == 0, "the input keys changed (%s): sort_run must leave them%s", context,
               lab_todo_note());
     if (with_values) {
         lab_dev_download(got_v, v_d, bytes);
-        cr_assert(memcmp(got_v, values, bytes) == 0, "the input values changed (%s): sort_launch must leave them%s",
+        cr_assert(memcmp(got_v, values, bytes) == 0, "the input values changed (%s): sort_run must leave them%s",
                   context, lab_todo_note());
+    }
+    lab_dev_free(k_d), lab_dev_free(v_d), lab_dev_free(ok_d), lab_dev_free(ov_d), lab_dev_free(temp);
+    free(keys), free(values), free(want_k), free(want_v), free(got_k), free(got_v);
+}
+
+void check_sort_repeatedly(int64_t n, int with_values, int launches, uint64_t seed, const sort_params *p)
+{
+    char text[160], context[320];
+    const size_t bytes = sizeof(unsigned int) * (size_t)n, temp_bytes = sort_temp_bytes(STEP, n, with_values, p);
+    unsigned int *keys = lab_xmalloc(bytes), *values = lab_xmalloc(bytes), *want_k = lab_xmalloc(bytes);
+    unsigned int *want_v = lab_xmalloc(bytes), *got_k = lab_xmalloc(bytes), *got_v = lab_xmalloc(bytes);
+    lab_rng rng = lab_rng_seeded(seed);
+    cr_assert_eq(sort_make_keys("uniform", &rng, keys, n, SORT_UINT), 0);
+    for (int64_t i = 0; i < n; i++)
+        values[i] = want_v[i] = sort_test_payload(i);
+    memcpy(want_k, keys, bytes);
+    sort_ref(want_k, want_v, n);
+    unsigned int *k_d = lab_dev_upload(keys, bytes, "keys_in");
+    unsigned int *v_d = with_values ? lab_dev_upload(values, bytes, "values_in") : NULL;
+    unsigned int *ok_d = lab_dev_poisoned(bytes, "keys_out");
+    unsigned int *ov_d = with_values ? lab_dev_poisoned(bytes, "values_out") : NULL;
+    void *temp = lab_dev_poisoned(temp_bytes, "temp_d (the workspace)");
+    for (int launch = 1; launch <= launches; launch++) {
+        snprintf(context, sizeof context, "launch %d of %d of the same sort: a race (a missing barrier or fence) "
+                 "shows only now and then; n=%lld dist=uniform %s seed=%llu %s", launch, launches, (long long)n,
+                 with_values ? "pairs" : "keys", (unsigned long long)seed, params_text(p, text, sizeof text));
+        lab_poison_device(ok_d, bytes), lab_poison_device(temp, temp_bytes);
+        if (with_values)
+            lab_poison_device(ov_d, bytes);
+        const char *why = sort_run(STEP, k_d, v_d, ok_d, ov_d, n, temp, p);
+        cr_assert_null(why, "sort_run refused %s: %s", context, why ? why : "");
+        lab_dev_download(got_k, ok_d, bytes);
+        if (with_values)
+            lab_dev_download(got_v, ov_d, bytes);
+        if (memcmp(got_k, want_k, bytes) != 0 || (with_values && memcmp(got_v, want_v, bytes) != 0))
+            check_output(got_k, with_values ? got_v : NULL, want_k, want_v, n, context);
     }
     lab_dev_free(k_d), lab_dev_free(v_d), lab_dev_free(ok_d), lab_dev_free(ov_d), lab_dev_free(temp);
     free(keys), free(values), free(want_k), free(want_v), free(got_k), free(got_v);
@@ -333,7 +363,7 @@ GPU_TEST(sort_gpu, every_distribution_small_and_odd_sizes)
     for (int z = 0; z < N_SMALL; z++)
         for (int d = 0; sort_dists[d] != NULL; d++)
             if (small_sizes[z] <= sort_max_n(STEP, &STEP->defaults))
-                check_sort(small_sizes[z], sort_dists[d], SORT_UINT, (z + d) % 3 != 0, seed_of(z + d), &STEP->defaults);
+                check_sort(small_sizes[z], sort_dists[d], SORT_UINT, (z + d) % 3 != 0, lab_test_seed(z + d), &STEP->defaults);
 }
 
 GPU_TEST(sort_gpu, stability_equal_keys_keep_their_input_order)
@@ -351,7 +381,7 @@ GPU_TEST(sort_gpu, int_and_float_keys_through_the_transform)
     const int64_t n = within_limit(100003);
     for (int t = SORT_INT; t <= SORT_FLOAT; t++)
         for (int d = 0; sort_dists[d] != NULL; d++)
-            check_sort(n, sort_dists[d], (sort_type)t, d % 2 == 0, seed_of(t + d), &STEP->defaults);
+            check_sort(n, sort_dists[d], (sort_type)t, d % 2 == 0, lab_test_seed(t + d), &STEP->defaults);
 }
 
 GPU_TEST(sort_gpu, at_least_2_pow_24_keys)

@@ -47,7 +47,7 @@ GPU_TEST(radix_naive, printed_destination_of_a_one_fails_on_the_book_example)
     unsigned int *k_d = lab_dev_upload(sort_book_keys, sizeof got_k, "keys_in");
     unsigned int *o_d = lab_dev_poisoned(sizeof got_k, "keys_out");
     void *temp = lab_dev_poisoned(sort_temp_bytes(STEP, 16, 0, &p), "temp_d (the workspace)");
-    cr_assert_null(sort_launch(k_d, NULL, o_d, NULL, 16, temp, &p));
+    cr_assert_null(sort_run(STEP, k_d, NULL, o_d, NULL, 16, temp, &p));
     lab_dev_download(got_k, o_d, sizeof got_k);
     cr_assert(memcmp(got_k, want_k, sizeof got_k) != 0, "the printed formula must not sort the book's keys");
     p.printed = 0;
@@ -61,7 +61,7 @@ GPU_TEST(radix_naive, any_block_size)
     for (int b = 0; b < 4; b++) {
         sort_params p = STEP->defaults;
         p.block = blocks[b];
-        check_sort(b == 0 ? 3001 : 70001, sort_dists[b], SORT_UINT, 1, seed_of(b), &p);
+        check_sort(b == 0 ? 3001 : 70001, sort_dists[b], SORT_UINT, 1, lab_test_seed(b), &p);
     }
 }
 
@@ -105,5 +105,5 @@ GPU_TEST(scan_gpu, exclusive_scan_around_tiles_and_levels)
                                     ((int64_t)1 << 26) + 3};
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
         for (int in_place = 0; in_place < 2; in_place++)
-            check_scan(sizes[z], in_place, seed_of((int)z + in_place));
+            check_scan(sizes[z], in_place, lab_test_seed((int)z + in_place));
 }

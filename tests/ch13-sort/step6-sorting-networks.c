@@ -30,7 +30,7 @@ GPU_TEST(sorting_networks, odd_even_transposition_up_to_4096)
         for (int d = 0; sort_dists[d] != NULL; d++) {
             sort_params p = STEP->defaults;
             p.variant = "odd-even", p.block = blocks[(z + d) % 4];
-            check_sort(sizes[z], sort_dists[d], SORT_UINT, (z + d) % 2 == 0, seed_of(z + d), &p);
+            check_sort(sizes[z], sort_dists[d], SORT_UINT, (z + d) % 2 == 0, lab_test_seed(z + d), &p);
         }
 }
 
@@ -42,12 +42,29 @@ GPU_TEST(sorting_networks, bitonic_tiles_blocks_and_padding)
         for (int b = 0; b < 4; b++) {
             sort_params p = STEP->defaults;
             p.tile = tiles[t], p.block = blocks[b];
-            check_sort(sizes[(t + b) % 4], sort_dists[(t + b) % 6], SORT_UINT, (t + b) % 2 == 0, seed_of(t + b), &p);
+            check_sort(sizes[(t + b) % 4], sort_dists[(t + b) % 6], SORT_UINT, (t + b) % 2 == 0, lab_test_seed(t + b), &p);
         }
 }
 
 GPU_TEST(sorting_networks, bitonic_at_2_pow_20_and_above)
 {
-    check_sort(((int64_t)1 << 20) + 3, "uniform", SORT_UINT, 1, lab_test_seeds[0], &STEP->defaults);
-    check_sort((int64_t)1 << 21, "few", SORT_INT, 1, lab_test_seeds[1], &STEP->defaults);
+    check_sort(((int64_t)1 << 20) + 3, "uniform", SORT_UINT, 1, lab_test_seed(0), &STEP->defaults);
+    check_sort((int64_t)1 << 21, "few", SORT_INT, 1, lab_test_seed(1), &STEP->defaults);
+}
+
+/* A missing barrier between two strides of the bitonic network (wrong
+ * variant bitonic-no-stride-barrier) lets a thread compare a pair another
+ * thread has not swapped yet. Tiles of many warps, several launches: it shows
+ * every time. */
+GPU_TEST(sorting_networks_races, a_missing_barrier_shows_every_time)
+{
+    static const int blocks[] = {1024, 256, 128}, tiles[] = {8192, 2048, 1024};
+    for (int b = 0; b < 3; b++) {
+        sort_params p = STEP->defaults;
+        p.block = blocks[b], p.tile = tiles[b];
+        check_sort_repeatedly(((int64_t)1 << 20) - 1000 * b - 7, 1, 8, lab_test_seed(b), &p);
+    }
+    sort_params p = STEP->defaults;
+    p.variant = "odd-even", p.block = 1024; /* its barrier is also its vote: __syncthreads_or */
+    check_sort_repeatedly(4096, 1, 8, lab_test_seed(3), &p);
 }

@@ -1,6 +1,6 @@
 /* step7-onesweep.c - step 7's own tests: its fixed block and its tables
  * refused or sized without a GPU; sizes around its 7680-key tile; the passes
- * skipped for every set of constant digits, through sort_launch and through
+ * skipped for every set of constant digits, through sort_run and through
  * onesweep_sort_buffers (in place, the result always in the caller's first
  * buffer); dense ties in every digit; look-backs across many tiles, repeated
  * (a missing fence shows as a wrong count only now and then); and 2^28 + 4099
@@ -11,21 +11,13 @@
 #include "onesweep.h"
 #include "sort_test.h"
 
-/* The suite's payload: distinct per input position, and its inverse. */
-#define PAYLOAD_MUL 0x9E3779B1u
-#define PAYLOAD_ADD 0x1234567u
-
-static unsigned int payload(int64_t i)
-{
-    return (unsigned int)i * PAYLOAD_MUL + PAYLOAD_ADD;
-}
-
+/* The input position whose payload (sort_test_payload) is v. */
 static unsigned int payload_index(unsigned int v)
 {
-    unsigned int inv = PAYLOAD_MUL; /* Newton's iteration: the inverse of an odd number mod 2^32 */
+    unsigned int inv = SORT_TEST_PAYLOAD_MUL; /* Newton's iteration: the inverse of an odd number mod 2^32 */
     for (int k = 0; k < 5; k++)
-        inv *= 2u - PAYLOAD_MUL * inv;
-    return (v - PAYLOAD_ADD) * inv;
+        inv *= 2u - SORT_TEST_PAYLOAD_MUL * inv;
+    return (v - SORT_TEST_PAYLOAD_ADD) * inv;
 }
 
 /* ---- CPU tests ------------------------------------------------------------- */
@@ -73,7 +65,7 @@ GPU_TEST(onesweep, sizes_around_the_tile)
     const int64_t t = onesweep_tile_keys();
     const int64_t sizes[] = {t - 1, t, t + 1, 2 * t - 1, 2 * t, 2 * t + 1, 5 * t + 3, 33 * t - 1, 64 * t};
     for (int z = 0; z < 9; z++)
-        check_sort(sizes[z], sort_dists[z % 6], z % 3 == 2 ? SORT_FLOAT : SORT_UINT, z % 2 == 0, seed_of(z),
+        check_sort(sizes[z], sort_dists[z % 6], z % 3 == 2 ? SORT_FLOAT : SORT_UINT, z % 2 == 0, lab_test_seed(z),
                    &STEP->defaults);
 }
 
@@ -92,7 +84,7 @@ static void keys_varying_in(unsigned int *keys, int64_t n, unsigned int varying,
         keys[i] = constant | ((unsigned int)(lab_rng_next(&rng) >> 32) & mask);
 }
 
-/* Sorts keys (values) of n through sort_launch, and in place through
+/* Sorts keys (values) of n through sort_run, and in place through
  * onesweep_sort_buffers; checks both against the reference. */
 static void check_both_entry_points(const unsigned int *keys, int64_t n, int with_values, const char *context)
 {
@@ -100,7 +92,7 @@ static void check_both_entry_points(const unsigned int *keys, int64_t n, int wit
     unsigned int *values = lab_xmalloc(bytes), *want_k = lab_xmalloc(bytes), *want_v = lab_xmalloc(bytes);
     unsigned int *got_k = lab_xmalloc(bytes), *got_v = lab_xmalloc(bytes);
     for (int64_t i = 0; i < n; i++)
-        values[i] = want_v[i] = payload(i);
+        values[i] = want_v[i] = sort_test_payload(i);
     memcpy(want_k, keys, bytes);
     sort_ref(want_k, want_v, n);
     for (int in_place = 0; in_place <= 1; in_place++) {
@@ -113,26 +105,19 @@ static void check_both_entry_points(const unsigned int *keys, int64_t n, int wit
                                       in_place ? "tables_temp" : "temp_d (the workspace)");
         int in_alt = -1;
         const char *why = in_place ? onesweep_sort_buffers(k_d, ok_d, v_d, ov_d, n, temp, 0, &in_alt)
-                                   : sort_launch(k_d, v_d, ok_d, ov_d, n, temp, &STEP->defaults);
-        cr_assert_null(why, "%s refused %s: %s", in_place ? "onesweep_sort_buffers" : "sort_launch", context,
-                       why ? why : "");
+                                   : sort_run(STEP, k_d, v_d, ok_d, ov_d, n, temp, &STEP->defaults);
+        char where[224];
+        snprintf(where, sizeof where, "%s, %s", in_place ? "in place (onesweep_sort_buffers)" : "sort_run", context);
+        cr_assert_null(why, "refused: %s: %s", where, why ? why : "");
         cr_assert(!in_place || in_alt == 0, "onesweep_sort_buffers: the result must be in keys (result_in_alt %d)",
                   in_alt);
         lab_dev_download(got_k, in_place ? k_d : ok_d, bytes);
         if (with_values)
             lab_dev_download(got_v, in_place ? v_d : ov_d, bytes);
-        for (int64_t i = 0; i < n; i++) {
-            cr_assert(got_k[i] == want_k[i], "%s: key at %lld is %#x%s, expected %#x (%s)%s",
-                      in_place ? "in place" : "sort_launch", (long long)i, got_k[i], lab_marker_meaning(got_k[i]),
-                      want_k[i], context, lab_todo_note());
-            cr_assert(!with_values || got_v[i] == want_v[i],
-                      "%s: value at %lld is %#x%s, expected %#x: equal keys left their input order (%s)%s",
-                      in_place ? "in place" : "sort_launch", (long long)i, got_v[i], lab_marker_meaning(got_v[i]),
-                      want_v[i], context, lab_todo_note());
-        }
+        check_output(got_k, with_values ? got_v : NULL, want_k, want_v, n, where);
         if (!in_place) {
             lab_dev_download(got_k, k_d, bytes);
-            cr_assert(memcmp(got_k, keys, bytes) == 0, "sort_launch changed its input keys (%s)", context);
+            cr_assert(memcmp(got_k, keys, bytes) == 0, "sort_run changed its input keys (%s)", context);
         }
         lab_dev_free(k_d), lab_dev_free(v_d), lab_dev_free(ok_d), lab_dev_free(ov_d), lab_dev_free(temp);
     }
@@ -146,7 +131,7 @@ GPU_TEST(onesweep, passes_skipped_for_every_set_of_constant_digits)
     for (unsigned int varying = 0; varying < 16; varying++) /* 0: all keys equal, every pass skipped */
         for (int with_values = 0; with_values <= 1; with_values++) {
             char context[160];
-            const uint64_t seed = seed_of((int)varying + with_values);
+            const uint64_t seed = lab_test_seed((int)varying + with_values);
             snprintf(context, sizeof context, "n=%lld, digits varying: mask %#x, %s, seed %llu", (long long)n, varying,
                      with_values ? "pairs" : "keys", (unsigned long long)seed);
             keys_varying_in(keys, n, varying, seed);
@@ -161,10 +146,10 @@ GPU_TEST(onesweep, in_place_at_2_pow_20_and_above)
     unsigned int *keys = lab_xmalloc(sizeof(unsigned int) * (size_t)n);
     for (int d = 0; sort_dists[d] != NULL; d++) {
         char context[160];
-        lab_rng rng = lab_rng_seeded(seed_of(d));
+        lab_rng rng = lab_rng_seeded(lab_test_seed(d));
         sort_make_keys(sort_dists[d], &rng, keys, n, SORT_UINT);
         snprintf(context, sizeof context, "n=%lld dist=%s seed=%llu", (long long)n, sort_dists[d],
-                 (unsigned long long)seed_of(d));
+                 (unsigned long long)lab_test_seed(d));
         check_both_entry_points(keys, n, d % 2 == 0, context);
     }
     free(keys);
@@ -174,23 +159,12 @@ GPU_TEST(onesweep, dense_ties_in_every_digit)
 {
     const int64_t n = ((int64_t)1 << 20) + 1;
     unsigned int *keys = lab_xmalloc(sizeof(unsigned int) * (size_t)n);
-    lab_rng rng = lab_rng_seeded(lab_test_seeds[2]);
+    lab_rng rng = lab_rng_seeded(lab_test_seed(2));
     for (int64_t i = 0; i < n; i++) /* every digit 0 or 1: half of each tile ties with the other half */
         keys[i] = (unsigned int)(lab_rng_next(&rng) >> 32) & 0x01010101u;
     keys[0] |= 0x80000000u; /* never all zero */
     check_both_entry_points(keys, n, 1, "dense ties: keys & 0x01010101, pairs");
     free(keys);
-}
-
-GPU_TEST(onesweep, look_back_across_many_tiles_repeated)
-{
-    /* one wave of tiles (2^20), and several: the walks back are long, and a count read
-     * without its flag (a missing fence, wrong variant onesweep-split-status) shows */
-    for (int r = 0; r < 3; r++) {
-        check_sort((int64_t)1 << 20, "uniform", SORT_UINT, 1, seed_of(r), &STEP->defaults);
-        check_sort(((int64_t)1 << 21) + 5, "uniform", SORT_UINT, 0, seed_of(r + 1), &STEP->defaults);
-        check_sort((int64_t)1 << 22, "uniform", SORT_UINT, 1, seed_of(r + 2), &STEP->defaults);
-    }
 }
 
 /* Pairs whose values are payload(input index): the output is the stable sort
@@ -228,31 +202,43 @@ GPU_TEST(onesweep, at_least_2_pow_28_keys_exact_check)
     const size_t bytes = sizeof(unsigned int) * (size_t)n;
     char context[160];
     snprintf(context, sizeof context, "n=%lld dist=uniform seed=%llu", (long long)n,
-             (unsigned long long)lab_test_seeds[0]);
+             (unsigned long long)lab_test_seed(0));
     unsigned int *keys = lab_xmalloc(bytes), *values = lab_xmalloc(bytes);
     unsigned int *got_k = lab_xmalloc(bytes), *got_v = lab_xmalloc(bytes);
-    lab_rng rng = lab_rng_seeded(lab_test_seeds[0]);
+    lab_rng rng = lab_rng_seeded(lab_test_seed(0));
     sort_make_keys("uniform", &rng, keys, n, SORT_UINT);
     for (int64_t i = 0; i < n; i++)
-        values[i] = payload(i);
+        values[i] = sort_test_payload(i);
     unsigned int *k_d = lab_dev_upload(keys, bytes, "keys_in"), *v_d = lab_dev_upload(values, bytes, "values_in");
     unsigned int *ok_d = lab_dev_poisoned(bytes, "keys_out"), *ov_d = lab_dev_poisoned(bytes, "values_out");
     void *temp = lab_dev_poisoned(sort_temp_bytes(STEP, n, 1, &STEP->defaults), "temp_d (the workspace)");
-    const char *why = sort_launch(k_d, v_d, ok_d, ov_d, n, temp, &STEP->defaults);
-    cr_assert_null(why, "sort_launch refused %s: %s", context, why ? why : "");
+    const char *why = sort_run(STEP, k_d, v_d, ok_d, ov_d, n, temp, &STEP->defaults);
+    cr_assert_null(why, "sort_run refused %s: %s", context, why ? why : "");
     lab_dev_download(got_k, ok_d, bytes);
     lab_dev_download(got_v, ov_d, bytes);
     assert_stable_sort_of(keys, got_k, got_v, n, context);
     lab_dev_free(ok_d);
     ok_d = lab_dev_poisoned(bytes, "keys_out");
-    why = sort_launch(k_d, NULL, ok_d, NULL, n, temp, &STEP->defaults); /* keys only: the pairs' keys */
-    cr_assert_null(why, "sort_launch refused %s, keys only: %s", context, why ? why : "");
+    why = sort_run(STEP, k_d, NULL, ok_d, NULL, n, temp, &STEP->defaults); /* keys only: the pairs' keys */
+    cr_assert_null(why, "sort_run refused %s, keys only: %s", context, why ? why : "");
     lab_dev_download(got_v, ok_d, bytes);
     for (int64_t i = 0; i < n; i++)
         cr_assert(got_v[i] == got_k[i], "keys only: out[%lld] = %#x%s, the checked pairs sort has %#x (%s)%s",
                   (long long)i, got_v[i], lab_marker_meaning(got_v[i]), got_k[i], context, lab_todo_note());
     lab_dev_download(got_v, k_d, bytes);
-    cr_assert(memcmp(got_v, keys, bytes) == 0, "sort_launch changed its input keys (%s)", context);
+    cr_assert(memcmp(got_v, keys, bytes) == 0, "sort_run changed its input keys (%s)", context);
     lab_dev_free(k_d), lab_dev_free(v_d), lab_dev_free(ok_d), lab_dev_free(ov_d), lab_dev_free(temp);
     free(keys), free(values), free(got_k), free(got_v);
+}
+
+/* Flag and count read apart with no fence between (wrong variant
+ * onesweep-split-status) give a wrong count only when a walk back meets a
+ * tile whose count this SM cached before the tile published it: one wave of
+ * tiles (2^20) and several, keys only and pairs (two kernels), many launches,
+ * so the walks are long and many, and it shows every time. */
+GPU_TEST(onesweep_races, a_missing_fence_shows_every_time)
+{
+    check_sort_repeatedly((int64_t)1 << 20, 1, 20, lab_test_seed(0), &STEP->defaults);
+    check_sort_repeatedly(((int64_t)1 << 21) + 5, 0, 20, lab_test_seed(1), &STEP->defaults);
+    check_sort_repeatedly((int64_t)1 << 22, 1, 20, lab_test_seed(2), &STEP->defaults);
 }

@@ -27,13 +27,13 @@ GPU_TEST(merge_sort_path, sizes_around_tiles_and_run_widths)
                              64 * T + 1, 65 * T - 7};
     for (int z = 0; z < (int)(sizeof sizes / sizeof sizes[0]); z++)
         for (int d = 0; sort_dists[d] != NULL; d++)
-            check_sort(sizes[z], sort_dists[d], (sort_type)((z + d) % 3), (z + d) % 2 == 0, seed_of(z + d), &STEP->defaults);
+            check_sort(sizes[z], sort_dists[d], (sort_type)((z + d) % 3), (z + d) % 2 == 0, lab_test_seed(z + d), &STEP->defaults);
 }
 
 GPU_TEST(merge_sort_path, two_pow_26_int_keys_and_pairs)
 {
-    check_sort((int64_t)1 << 26, "uniform", SORT_INT, 0, lab_test_seeds[0], &STEP->defaults);
-    check_sort((int64_t)1 << 26, "few", SORT_INT, 1, lab_test_seeds[1], &STEP->defaults);
+    check_sort((int64_t)1 << 26, "uniform", SORT_INT, 0, lab_test_seed(0), &STEP->defaults);
+    check_sort((int64_t)1 << 26, "few", SORT_INT, 1, lab_test_seed(1), &STEP->defaults);
 }
 
 /* keys_out (values_out) `shift` words past a 16-byte boundary, with poisoned
@@ -54,8 +54,8 @@ static void check_shifted_output(int64_t n, const char *dist, int shift, uint64_
     unsigned int *k_d = lab_dev_upload(keys, bytes, "keys_in"), *v_d = lab_dev_upload(values, bytes, "values_in");
     unsigned int *ok_d = lab_dev_poisoned(all, "keys_out (shifted)"), *ov_d = lab_dev_poisoned(all, "values_out (shifted)");
     void *temp = lab_dev_poisoned(sort_temp_bytes(STEP, n, 1, &STEP->defaults), "temp_d (the workspace)");
-    const char *why = sort_launch(k_d, v_d, ok_d + shift, ov_d + shift, n, temp, &STEP->defaults);
-    cr_assert_null(why, "sort_launch refused n=%lld: %s", (long long)n, why ? why : "");
+    const char *why = sort_run(STEP, k_d, v_d, ok_d + shift, ov_d + shift, n, temp, &STEP->defaults);
+    cr_assert_null(why, "sort_run refused n=%lld: %s", (long long)n, why ? why : "");
     lab_dev_download(got_k, ok_d, all), lab_dev_download(got_v, ov_d, all);
     for (int64_t w = 0; w < words; w++) {
         const int64_t i = w - shift;
@@ -77,9 +77,9 @@ GPU_TEST(merge_sort_path, outputs_off_a_16_byte_boundary)
 {
     const int64_t T = tile_of_step();
     for (int shift = 1; shift <= 3; shift++) {
-        check_shifted_output(T + shift, "uniform", shift, seed_of(shift));      /* one merge pass */
-        check_shifted_output(4 * T - shift, "few", shift, seed_of(shift + 1));  /* two passes */
-        check_shifted_output(100003, "high", shift, seed_of(shift + 2));        /* four passes */
+        check_shifted_output(T + shift, "uniform", shift, lab_test_seed(shift));      /* one merge pass */
+        check_shifted_output(4 * T - shift, "few", shift, lab_test_seed(shift + 1));  /* two passes */
+        check_shifted_output(100003, "high", shift, lab_test_seed(shift + 2));        /* four passes */
     }
 }
 
@@ -98,4 +98,15 @@ Test(merge_sort_path_params, the_block_is_compile_time)
     cr_assert(strstr(line, block) != NULL, "the result line names the block: '%s'", line);
     cr_assert_geq(sort_temp_bytes(STEP, 1000000, 1, &STEP->defaults), 2 * sizeof(unsigned int) * 1000000,
                   "the workspace holds the second key and value buffers");
+}
+
+/* A missing barrier (wrong variant merge-path-sort-no-stage-barrier) lets a
+ * thread pick its keys before other warps have staged them: the stale keys of
+ * an earlier tile land in the output. Several launches over many tiles: it
+ * shows every time. */
+GPU_TEST(merge_sort_path_races, a_missing_barrier_shows_every_time)
+{
+    const int64_t T = tile_of_step();
+    check_sort_repeatedly(((int64_t)1 << 20) + 7, 1, 8, lab_test_seed(0), &STEP->defaults);
+    check_sort_repeatedly(37 * T + 11, 0, 8, lab_test_seed(1), &STEP->defaults); /* keys only: its own kernels */
 }

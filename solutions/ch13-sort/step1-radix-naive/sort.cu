@@ -12,9 +12,9 @@ __global__ void radix_sort_bits(const unsigned int *input, unsigned int *bits, u
 {
     const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < N) {
-        /* exercise: radix_sort_bits(), Fig 13.4 lines 06-08: load key i, extract the bit of this iteration, store it in bits[i] */
-        /* hint: the iteration's bit is bit number `iter` of the key, counted from the least significant (bit 0) */
-        /* hint: shift the key right by iter places, then mask off every bit but the lowest */
+        /* exercise: radix_sort_bits(), Fig 13.4 lines 06-08: load key i (input[i]), extract its bit number iter (bit 0 the least significant) and store that bit, 0 or 1, in bits[i] */
+        /* hint: the scan that follows adds up bits[]: each entry must be exactly 0 or 1, so none of the key's other bits may survive */
+        /* hint: shift the key right by iter places, then keep only the lowest bit (a mask of 1) */
         const unsigned int key = input[i];
         const unsigned int bit = (key >> iter) & 1;
         bits[i] = bit;
@@ -28,9 +28,9 @@ __global__ void radix_sort_bits(const unsigned int *input, unsigned int *bits, u
 static __device__ __forceinline__ unsigned int destination(unsigned int i, unsigned int bit, unsigned int numOnesBefore,
                                                            unsigned int numOnesTotal, unsigned int N)
 {
-    /* exercise: destination(): Fig 13.4 lines 14-15: a zero goes to i - ones before; a one goes after all the zeros, to N - ones in total + ones before */
-    /* hint: the zeros keep their order at the front: the keys before i that are zeros are i - numOnesBefore */
-    /* hint: the ones keep their order after all N - numOnesTotal zeros: a one lands numOnesBefore places past them */
+    /* exercise: destination(), Fig 13.4 lines 14-15 as section 13.3 derives them: a zero (bit 0) goes to i - ones before; a one goes after all the zeros, to N - ones in total + ones before */
+    /* hint: the zeros keep their order at the front: of the i keys before key i, i - numOnesBefore are zeros, and each goes before it */
+    /* hint: the ones keep their order after all N - numOnesTotal zeros: a one lands numOnesBefore places past them (the figure as printed subtracts: docs/errata.md, E13.1) */
     return (bit == 0) ? (i - numOnesBefore) : (N - numOnesTotal + numOnesBefore); /* fixed: + (docs/errata.md) */
     /* exercise stub: return i; */
     /* end exercise */
@@ -75,7 +75,7 @@ static const char *radix_sort_iter_launch(const unsigned int *keys_in, const uns
         return why;
     if (iter > 31)
         return "iter must be 0 to 31";
-    const unsigned int N = (unsigned int)n, grid = (unsigned int)((n + p->block - 1) / p->block);
+    const unsigned int N = (unsigned int)n, grid = (unsigned int)sort_ceil_div(n, p->block);
     if (N > 0) {
         radix_sort_bits<<<grid, p->block>>>(keys_in, bits_d, N, iter);
         CUDA_CHECK_LAUNCH();
@@ -90,7 +90,8 @@ static const char *radix_sort_iter_launch(const unsigned int *keys_in, const uns
     return NULL;
 }
 
-/* Section 13.2's loop, one pass per bit from the least significant. */
+/* Section 13.2's loop, one pass per bit from the least significant, each
+ * reading the last one's output (sort_run, sort_host.c). */
 static const char *radix_iteration(const sort_pass *pass, const sort_ws *ws, const sort_params *p)
 {
     return radix_sort_iter_launch(pass->keys_in, pass->values_in, pass->keys_out, pass->values_out, ws->table,
@@ -112,18 +113,19 @@ static void describe(const sort_params *p, char *buf, size_t len)
     snprintf(buf, len, "block=%d%s", p->block, p->printed ? " printed" : "");
 }
 
+/* Step 1's facts: 32 one-bit iterations of three launches, any block size (sort.h). */
 const sort_step sort_step_info = {
+    .lab = {.about = "Step 1 sorts in 32 one-bit iterations of three launches each; any block size works.\n"
+                     "--example replays Figs 13.1-13.3 (with no GPU visible, their rows from the CPU\n"
+                     "reference); --printed runs Fig 13.4's printed formula for the destination of a one\n"
+                     "(docs/errata.md).\n",
+            .default_n = 1 << 24,
+            .max_n = SORT_MAX_N,
+            .max_n_why = SORT_MAX_N_WHY},
+    .takes = SORT_TAKES_EVERY | SORT_TAKES_PRINTED,
     .defaults = {.block = 256, .radix_bits = 1}, /* r = 1: one bit per iteration */
-    .default_n = 1 << 24,
-    .spec = {.options = LAB_OPT_PRINTED,
-             .about = "Step 1 sorts in 32 one-bit iterations of three launches each; any block size works.\n"
-                      "--example replays Figs 13.1-13.3 (with no GPU visible, their rows from the CPU\n"
-                      "reference); --printed runs Fig 13.4's printed formula for the destination of a one\n"
-                      "(docs/errata.md).\n"},
-    .block_need = LAB_BLOCK_ANY, .workspace = workspace, .describe = describe, .passes = sort_radix_passes,
-    .pass = radix_iteration, .iter_launch = radix_sort_iter_launch,
+    .needs = {.block = LAB_BLOCK_ANY, .workspace = workspace},
+    .describe = describe,
+    .sorts = {.passes = sort_radix_passes, .pass = radix_iteration},
+    .iter_launch = radix_sort_iter_launch,
 };
-
-/* Section 13.2: 32 one-bit iterations from the least significant bit, each
- * reading the last one's output (sort_run_passes, sort_host.c). */
-SORT_LAUNCH_IN_PASSES

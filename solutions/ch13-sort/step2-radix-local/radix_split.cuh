@@ -13,14 +13,14 @@
  * zeros first, in order, then its ones, in order. Returns the block's zeros.
  * Every thread must call it (the scan has barriers); s_keys is complete after
  * the next __syncthreads(). */
-static __device__ __forceinline__ unsigned int split_by_bit(unsigned int key, unsigned int value, unsigned int bit,
-                                                            unsigned int *s_keys, unsigned int *s_values,
-                                                            unsigned int *warp_sums)
+static __device__ __forceinline__ unsigned int radix_split_by_bit(unsigned int key, unsigned int value,
+                                                                  unsigned int bit, unsigned int *s_keys,
+                                                                  unsigned int *s_values, unsigned int *warp_sums)
 {
     unsigned int numOnesTotal;
-    /* exercise: split_by_bit(), section 13.4: scan the bits in the block (block_exclusive_scan), then a zero goes to threadIdx.x - ones before, a one to (blockDim.x - ones in total) + ones before; store key and value there in shared memory and return the zeros in total */
-    /* hint: block_exclusive_scan(bit, &numOnesTotal, warp_sums) returns the ones before this thread and sets the block's total (scan.h) */
-    /* hint: it is Fig 13.4's formula with threadIdx.x for i and blockDim.x for N: the block is the whole array */
+    /* exercise: radix_split_by_bit(), section 13.4: scan the bits in the block (block_exclusive_scan: every thread calls it), then a zero goes to threadIdx.x - ones before, a one to (blockDim.x - ones in total) + ones before; store key and value there (s_keys[dst], s_values[dst]) and return the zeros in total */
+    /* hint: it is Fig 13.4's formula with threadIdx.x for i and blockDim.x for N: the block is the whole array (a thread past the end of the keys brings a one, so all blockDim.x threads take part) */
+    /* hint: block_exclusive_scan(x, &total, warp_sums) returns the sum of the x of the threads before this one and sets the block's sum (scan.h): pass the bit, and numOnesTotal for the total */
     const unsigned int numOnesBefore = block_exclusive_scan(bit, &numOnesTotal, warp_sums); /* the local scan */
     const unsigned int numZerosTotal = blockDim.x - numOnesTotal;
     const unsigned int dst = (bit == 0) ? (threadIdx.x - numOnesBefore) : (numZerosTotal + numOnesBefore);

@@ -13,12 +13,6 @@
  * `coarsen` consecutive keys then hits distinct banks. */
 #define PAD(x) ((x) + ((x) >> 5))
 
-/* The r-bit digit of a key at bit `shift`. */
-static __device__ __forceinline__ unsigned int digit_of(unsigned int key, unsigned int shift, unsigned int r)
-{
-    return (key >> shift) & ((1u << r) - 1);
-}
-
 /* The block's tile, keys [base, base + valid), into shared memory, coalesced:
  * consecutive threads read consecutive keys (x = j * blockDim.x + threadIdx.x). */
 static __device__ __forceinline__ void load_tile(const unsigned int *keys_in, const unsigned int *values_in,
@@ -63,9 +57,10 @@ static __device__ __forceinline__ void split_tile_by_bit(const unsigned int *key
                                                          unsigned int valid, unsigned int tile, unsigned int bit_at,
                                                          unsigned int coarsen, int has_values)
 {
-    /* exercise: split_tile_by_bit(), section 13.6: count the ones among this thread's keys (past the end counts as a one), block_exclusive_scan the counts, then walk the keys in order: a zero goes to its tile position - ones before, a one to zeros in total + ones before, adding each bit to ones before as you go */
-    /* hint: the scan of the counts gives the ones before this thread's first key; the ones before key j add the bits of keys 0 .. j-1 */
-    /* hint: zeros in total = tile - ones in total (the keys past the end are ones, so the tile is full); loop as take_keys does, to SORT_MAX_COARSEN with `if (j < coarsen)` */
+    /* exercise: split_tile_by_bit(), section 13.6: count the ones (bit bit_at) among this thread's keys key[j], j < coarsen, at tile positions first + j (a position >= valid counts as a one), block_exclusive_scan the counts (every thread calls it), then walk the keys in order: a zero goes to its tile position - ones before, a one to zeros in total (tile - ones in total) + ones before, adding each bit to ones before as you go; store key[j] at s_keys[PAD(dst)] (and, with has_values, value[j] at s_values[PAD(dst)]) */
+    /* hint: the scan of the counts gives the ones before this thread's first key; the ones before its key j add the bits of its keys 0 .. j-1, because a thread's keys are consecutive in the tile */
+    /* hint: the keys past the end count as ones, so the tile is full (zeros in total is tile - ones in total) and they land after every real key, where no one reads them */
+    /* hint: loop as take_keys does, to SORT_MAX_COARSEN with `if (j < coarsen)`, so key[] and value[] stay in registers; PAD spreads a thread's consecutive positions over distinct banks */
     unsigned int ones = 0;
 #pragma unroll
     for (unsigned int j = 0; j < SORT_MAX_COARSEN; j++)
@@ -113,10 +108,10 @@ static __device__ __forceinline__ void store_tile(unsigned int *keys_local, unsi
     for (unsigned int j = 0; j < coarsen; j++) {
         const unsigned int x = j * blockDim.x + threadIdx.x;
         if (x < valid) {
-            const unsigned int k = s_keys[PAD(x)], d = digit_of(k, shift, r);
-            if (x == 0 || digit_of(s_keys[PAD(x - 1)], shift, r) != d)
+            const unsigned int k = s_keys[PAD(x)], d = sort_digit(k, shift, r);
+            if (x == 0 || sort_digit(s_keys[PAD(x - 1)], shift, r) != d)
                 s_start[d] = x;
-            if (x == valid - 1 || digit_of(s_keys[PAD(x + 1)], shift, r) != d)
+            if (x == valid - 1 || sort_digit(s_keys[PAD(x + 1)], shift, r) != d)
                 s_end[d] = x + 1;
             keys_local[base + x] = k;
             if (values_local != NULL)
@@ -177,8 +172,8 @@ static __device__ __forceinline__ void note_bucket_starts(const unsigned int *s_
     for (unsigned int j = 0; j < coarsen; j++) {
         const unsigned int x = j * blockDim.x + threadIdx.x;
         if (x < valid) {
-            const unsigned int d = digit_of(s_tile[x], shift, r);
-            if (x == 0 || digit_of(s_tile[x - 1], shift, r) != d)
+            const unsigned int d = sort_digit(s_tile[x], shift, r);
+            if (x == 0 || sort_digit(s_tile[x - 1], shift, r) != d)
                 s_start[d] = x; /* local bucket d starts here */
         }
     }
@@ -194,12 +189,13 @@ static __device__ __forceinline__ void scatter_tile(const unsigned int *s_tile, 
                                                     unsigned int N, unsigned int base, unsigned int valid,
                                                     unsigned int shift, unsigned int r, unsigned int coarsen)
 {
-    /* exercise: scatter_tile(), Fig 13.10: for each of this thread's keys x = j * blockDim.x + threadIdx.x of the tile, write it (and its value, values_local[base + x]) to the global start of its bucket (s_global[d]) plus its rank in the local bucket (x - s_start[d]) */
-    /* hint: d is the key's digit: digit_of(s_tile[x], shift, r); skip a destination >= N (a wrong local sort then fails the check instead of the GPU) */
+    /* exercise: scatter_tile(), Fig 13.10: for each of this thread's keys x = j * blockDim.x + threadIdx.x of the tile (j < coarsen, x < valid), d its digit (sort_digit(s_tile[x], shift, r)), write s_tile[x] to keys_out at the global start of its bucket (s_global[d]) plus its rank in the local bucket (x - s_start[d]), and, when values_local is not NULL, values_local[base + x] to values_out there; N is the number of keys: skip a destination >= N (never after a right local sort; a wrong one then fails the check instead of faulting) */
+    /* hint: consecutive threads take consecutive x, so the keys of one bucket go to consecutive addresses: the writes are coalesced (Fig 13.10's point) */
+    /* hint: s_global and s_start are both indexed by the digit: one addition and one subtraction per key give its place */
     for (unsigned int j = 0; j < coarsen; j++) {
         const unsigned int x = j * blockDim.x + threadIdx.x;
         if (x < valid) {
-            const unsigned int key = s_tile[x], d = digit_of(key, shift, r);
+            const unsigned int key = s_tile[x], d = sort_digit(key, shift, r);
             const unsigned int dst = s_global[d] + x - s_start[d];
             if (dst >= N) /* never, after a correct local sort; a wrong one then fails the check, not the GPU */
                 continue;
@@ -241,13 +237,14 @@ static size_t scatter_shared(const sort_params *p)
     return sizeof(unsigned int) * (size_t)p->block * (size_t)p->coarsen;
 }
 
-/* One iteration per digit, from the least significant. */
+/* One iteration per digit, from the least significant, each reading the
+ * last one's output (sort_run, sort_host.c). */
 static const char *tile_pass(const sort_pass *pass, const sort_ws *ws, const sort_params *p)
 {
     const unsigned int r = (unsigned int)p->radix_bits, shift = (unsigned int)pass->index * r;
     const unsigned int bits = min(r, 32 - shift); /* the last digit may be narrower */
     const unsigned int tile = (unsigned int)(p->block * p->coarsen), coarsen = (unsigned int)p->coarsen;
-    const unsigned int N = (unsigned int)pass->n, grid = (unsigned int)((pass->n + tile - 1) / tile);
+    const unsigned int N = (unsigned int)pass->n, grid = (unsigned int)sort_ceil_div(pass->n, tile);
     radix_local_sort<<<grid, p->block, local_sort_shared(p)>>>(pass->keys_in, pass->values_in, ws->keys_local,
                                                                 ws->values_local, ws->table, N, shift, bits, coarsen);
     CUDA_CHECK_LAUNCH();
@@ -276,10 +273,9 @@ static const char *fit(int64_t n, const sort_params *p, int with_values)
  * table: 2^r rows of one entry per tile */
 static void workspace(int64_t n, const sort_params *p, sort_ws_need *need)
 {
-    const int64_t tile = (int64_t)p->block * p->coarsen;
     need->ping_pong = 1;
     need->local_copy = 1;
-    need->table = ((int64_t)1 << p->radix_bits) * ((n + tile - 1) / tile);
+    need->table = ((int64_t)1 << p->radix_bits) * sort_ceil_div(n, (int64_t)p->block * p->coarsen);
 }
 
 static void describe(const sort_params *p, char *buf, size_t len)
@@ -288,18 +284,19 @@ static void describe(const sort_params *p, char *buf, size_t len)
              p->block * p->coarsen);
 }
 
+/* Step 4's facts: ceil(32 / r) iterations over tiles of block x coarsen keys (sort.h). */
 const sort_step sort_step_info = {
+    .lab = {.about = "Step 4 sorts in ceil(32 / r) iterations of an r-bit digit (--bits r, 1 to 8) over\n"
+                     "tiles of block x coarsen keys (--coarsen 1 to 16); --block must be whole warps. A\n"
+                     "block whose registers or shared memory do not fit the GPU is refused, saying which.\n"
+                     "--example sorts Fig 13.1's keys.\n",
+            .default_n = 1 << 24,
+            .max_n = SORT_MAX_N,
+            .max_n_why = SORT_MAX_N_WHY},
+    .takes = SORT_TAKES_EVERY | SORT_TAKES_BITS | SORT_TAKES_COARSEN,
     /* 16 keys per thread: 4096-key tiles keep 256 buckets about 16 keys long */
     .defaults = {.block = 256, .coarsen = 16, .radix_bits = 8},
-    .default_n = 1 << 24,
-    .spec = {.options = LAB_OPT_BITS | LAB_OPT_COARSEN,
-             .about = "Step 4 sorts in ceil(32 / r) iterations of an r-bit digit (--bits r, 1 to 8) over\n"
-                      "tiles of block x coarsen keys (--coarsen 1 to 16); --block must be whole warps. A\n"
-                      "block whose registers or shared memory do not fit the GPU is refused, saying which.\n"
-                      "--example sorts Fig 13.1's keys.\n"},
-    .block_need = LAB_BLOCK_WARPS, .workspace = workspace, .describe = describe, .fit = fit,
-    .passes = sort_radix_passes, .pass = tile_pass,
+    .needs = {.block = LAB_BLOCK_WARPS, .workspace = workspace, .fit = fit},
+    .describe = describe,
+    .sorts = {.passes = sort_radix_passes, .pass = tile_pass},
 };
-
-/* ceil(32 / r) iterations, each reading the last one's output (sort_run_passes, sort_host.c). */
-SORT_LAUNCH_IN_PASSES

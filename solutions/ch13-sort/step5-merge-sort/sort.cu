@@ -9,7 +9,7 @@
  * block's and each thread's outputs come from, merge_sequential (Fig 12.2)
  * merges them (both from solutions/ch12-merge/step1-co-rank/co_rank.h,
  * included, not copied). */
-#include "co_rank.h"
+#include "co_rank.h" /* ch12 step 1's co_rank (Fig 12.5) and merge_sequential (Fig 12.2) */
 #include "sort_host.h"
 
 /* Chapter 12 compares ints: between passes the keys are kept as ints with the
@@ -121,9 +121,10 @@ static __device__ __forceinline__ void merge_round(const int *k_src, const unsig
     const int k0 = threadIdx.x * coarsen; /* this thread's first output */
     if (k0 >= valid)
         return;
-    /* exercise: merge_round(), Fig 13.11 inside a block: this thread's outputs [k0, k0 + coarsen) belong to the pair of runs that starts at (k0 / (2 * width)) * (2 * width); A is its first run (width keys, fewer at the tile's end), B the rest of the pair; merge_range that pair's outputs from k_src (v_src, or NULL without values) into k_dst (v_dst) at the pair's start */
-    /* hint: with pair the pair's start, A has m = min(width, valid - pair) keys and B n_b = max(0, min(width, valid - pair - width)) */
-    /* hint: merge_range counts outputs from the pair's start: k = k0 - pair, k_end = min(k + coarsen, m + n_b) */
+    /* exercise: merge_round(), Fig 13.11 inside a block: this thread's outputs [k0, k0 + coarsen) lie in the pair of runs that starts at pair = (k0 / (2 * width)) * (2 * width) of the tile's valid keys; A is its first run (width keys, fewer at the tile's end), B the rest of the pair (at most width keys, maybe none); merge_range makes outputs [k, k_end) of merging A and B into the pair's place, counted from the pair's start: give it A and B in k_src, the pair's place in k_dst, their values' places in v_src and v_dst when has_values (all three value pointers NULL otherwise), and this thread's outputs, k_end at most the pair's size */
+    /* hint: the runs double each round (width = coarsen, 2 * coarsen, ...) and every thread makes coarsen outputs of its own pair's merge, so a pair is shared by 2 * width / coarsen threads */
+    /* hint: at the tile's end A may hold fewer than width keys and B none: A has the smaller of width and valid - pair, B the smaller of width and what is left after A (never negative) */
+    /* hint: merge_range counts positions from its C, the pair's place in k_dst: this thread's first output there is k0 - pair; B starts right after A in k_src */
     const int pair = (k0 / (2 * width)) * (2 * width);
     const int m = min(width, valid - pair), n_b = max(0, min(width, valid - pair - width));
     const int k = k0 - pair, k_end = min(k + coarsen, m + n_b);
@@ -195,8 +196,9 @@ __global__ void merge_partition(const int *keys, int n, int width, int chunk, in
     const int c = blockIdx.x * blockDim.x + threadIdx.x;
     if (c < chunks) {
         const merge_chunk g = chunk_of(c, chunk, n, width);
-        /* exercise: merge_partition(), Fig 12.5: the co-rank of the chunk's first output g.k in the merge of A = keys + g.pair (g.m keys) and B = A + g.m (g.n_b keys) */
-        /* hint: co_rank(k, A, m, B, n) from chapter 12 (co_rank.h) answers it: how many of A come before output k */
+        /* exercise: merge_partition(), Fig 12.5: splits[c] = the co-rank of the chunk's first output g.k in the merge of A = keys + g.pair (g.m keys) and B = A + g.m (g.n_b keys) */
+        /* hint: one thread per chunk, all chunks at once: block c of the merge pass then takes A from splits[c] to splits[c + 1] and B from what is left of its outputs */
+        /* hint: chapter 12's co_rank(k, A, m, B, n) (co_rank.h, Fig 12.5) answers it: how many of A come before output k of the stable merge */
         splits[c] = co_rank(g.k, keys + g.pair, g.m, keys + g.pair + g.m, g.n_b);
         /* exercise stub: splits[c] = min(g.k, g.m); */
         /* end exercise */
@@ -253,10 +255,11 @@ static size_t tile_shared(const sort_params *p, int with_values)
     return sizeof(int) * (size_t)p->block * (size_t)p->coarsen * (with_values ? 4 : 2);
 }
 
-/* Pass 0 sorts the tiles; pass w > 0 merges runs of tile * 2^(w-1) keys in pairs. */
+/* Pass 0 sorts the tiles; pass w > 0 merges runs of tile * 2^(w-1) keys in
+ * pairs; each reads the last one's output (sort_run, sort_host.c). */
 static const char *merge_sort_pass(const sort_pass *pass, const sort_ws *ws, const sort_params *p)
 {
-    const int n = (int)pass->n, tile = p->block * p->coarsen, chunks = (n + tile - 1) / tile;
+    const int n = (int)pass->n, tile = p->block * p->coarsen, chunks = (int)sort_ceil_div(n, tile);
     const size_t shared = tile_shared(p, pass->values_in != NULL);
     const int last = pass->index == pass->count - 1;
     if (pass->index == 0) {
@@ -267,7 +270,8 @@ static const char *merge_sort_pass(const sort_pass *pass, const sort_ws *ws, con
     }
     const int width = tile << (pass->index - 1);
     int *splits = (int *)ws->words;
-    merge_partition<<<(chunks + 255) / 256, 256>>>((const int *)pass->keys_in, n, width, tile, chunks, splits);
+    merge_partition<<<(unsigned int)sort_ceil_div(chunks, 256), 256>>>((const int *)pass->keys_in, n, width, tile,
+                                                                       chunks, splits);
     CUDA_CHECK_LAUNCH();
     merge_pass<<<chunks, p->block, shared>>>((const int *)pass->keys_in, pass->values_in, pass->keys_out,
                                              pass->values_out, n, width, splits, p->coarsen, last);
@@ -296,9 +300,8 @@ static const char *fit(int64_t n, const sort_params *p, int with_values)
 /* the other key (value) buffer, and one split per chunk */
 static void workspace(int64_t n, const sort_params *p, sort_ws_need *need)
 {
-    const int64_t tile = (int64_t)p->block * p->coarsen;
     need->ping_pong = 1;
-    need->words = (n + tile - 1) / tile + 1;
+    need->words = sort_ceil_div(n, (int64_t)p->block * p->coarsen) + 1;
 }
 
 static void describe(const sort_params *p, char *buf, size_t len)
@@ -306,20 +309,18 @@ static void describe(const sort_params *p, char *buf, size_t len)
     snprintf(buf, len, "block=%d coarsen=%d tile=%d", p->block, p->coarsen, p->block * p->coarsen);
 }
 
+/* Step 5's facts: tiles sorted in blocks, then merge passes that double the runs (sort.h). */
 const sort_step sort_step_info = {
+    .lab = {.about = "Step 5 sorts tiles of block x coarsen keys (--coarsen 1 to 16), then merges runs in\n"
+                     "passes, each doubling them. A block whose shared memory does not fit the GPU is\n"
+                     "refused. --example sorts Fig 13.1's keys.\n",
+            .default_n = 1 << 24,
+            .max_n = SORT_MAX_N,
+            .max_n_why = "n must be 0 to 2^31 - 1 (int sizes, as in chapter 12's co_rank)"},
+    .takes = SORT_TAKES_EVERY | SORT_TAKES_COARSEN,
     /* 2048-key tiles: the block sort's size and each merge block's output chunk */
     .defaults = {.block = 256, .coarsen = 8},
-    .default_n = 1 << 24,
-    .spec = {.options = LAB_OPT_COARSEN,
-             .about = "Step 5 sorts tiles of block x coarsen keys (--coarsen 1 to 16), then merges runs in\n"
-                      "passes, each doubling them. A block whose shared memory does not fit the GPU is\n"
-                      "refused. --example sorts Fig 13.1's keys.\n"},
-
-    .block_need = LAB_BLOCK_ANY,
-    .max_n_why = "n must be 0 to 2^31 - 1 (int sizes, as in chapter 12's co_rank)",
-    .workspace = workspace, .describe = describe, .fit = fit, .passes = passes,
-    .pass = merge_sort_pass,
+    .needs = {.block = LAB_BLOCK_ANY, .workspace = workspace, .fit = fit},
+    .describe = describe,
+    .sorts = {.passes = passes, .pass = merge_sort_pass},
 };
-
-/* The tile sort and the merge passes, each reading the last one's output (sort_run_passes, sort_host.c). */
-SORT_LAUNCH_IN_PASSES

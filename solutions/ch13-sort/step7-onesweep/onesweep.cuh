@@ -8,19 +8,22 @@
  * Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back" (2016).
  * Our own code, in the lab's style:
  *
- *   digit_histograms   one read of the keys counts all four 8-bit digits
- *   plan_passes        one block: each digit's first output place per pass, and
- *                      which passes run (not those whose digit is the same for
- *                      every key)
- *   onesweep_pass      one launch per digit; each block, phase by phase:
- *     take_tile          its tile comes from an atomic counter, not blockIdx.x
- *     load_tile          warp w holds keys [w*32*K, (w+1)*32*K) of the tile
- *     count_digits       the tile's count of each digit
- *     publish            posts it (an aggregate) for the blocks after this one
- *     place_digits       where each warp's keys of each digit start in the tile
- *     rank_tile          each key's place in the tile sorted by digit (stable)
- *     look_back          the keys of each digit in every earlier tile
- *     scatter_tile       the sorted tile to its places, digit run by digit run
+ *   onesweep_digit_histograms  one read of the keys counts all four 8-bit digits
+ *   onesweep_plan_passes       one block: each digit's first output place per
+ *                              pass, and which passes run (not those whose
+ *                              digit is the same for every key)
+ *   onesweep_pass              one launch per digit; each block, phase by phase:
+ *     onesweep_take_tile         its tile comes from an atomic counter, not blockIdx.x
+ *     onesweep_load_tile         warp w holds keys [w*32*K, (w+1)*32*K) of the tile
+ *     onesweep_count_digits      the tile's count of each digit
+ *     onesweep_publish           posts it (an aggregate) for the blocks after this one
+ *     onesweep_place_digits      where each warp's keys of each digit start in the tile
+ *     onesweep_rank_tile         each key's place in the tile sorted by digit (stable)
+ *     onesweep_look_back         the keys of each digit in every earlier tile
+ *     onesweep_scatter_tile      the sorted tile to its places, digit run by digit run
+ *
+ * Every name this header defines starts with onesweep_ or ONESWEEP_: another
+ * step includes it (step 9, for its local sort) and keeps its own names free.
  *
  * The look-back's state of one (tile, digit) is ONE aligned 32-bit word, its
  * flag and its count together (status words, below). A store or load of an
@@ -30,7 +33,7 @@
  * each side needs one: docs/ch13-sort.md).
  *
  * The host entry points are declared in onesweep.h: onesweep_sort (input
- * kept, result in keys_out; the step's sort_launch in sort.cu) and
+ * kept, result in keys_out; the step's launcher in sort.cu) and
  * onesweep_sort_buffers (two buffers of the caller's, sorted in place).
  */
 #ifndef ONESWEEP_CUH
@@ -54,137 +57,139 @@
 #ifndef ONESWEEP_MIN_BLOCKS
 #define ONESWEEP_MIN_BLOCKS 2 /* blocks per SM the registers must allow */
 #endif
-#ifndef LOOKBACK_WINDOW
-#define LOOKBACK_WINDOW 4 /* earlier tiles look_back reads per round trip (1: one at a time) */
+#ifndef ONESWEEP_LOOKBACK_WINDOW
+#define ONESWEEP_LOOKBACK_WINDOW 4 /* earlier tiles the look-back reads per round trip (1: one at a time) */
 #endif
-#define DIGIT_BITS 8
-#define RADIX 256 /* 2^DIGIT_BITS digits */
-#define PASSES 4  /* 32-bit keys */
-#define WARPS (ONESWEEP_THREADS / 32)
-#define TILE (ONESWEEP_THREADS * ONESWEEP_KEYS_PER_THREAD)
-#define HISTOGRAM_THREADS 256
-#define HISTOGRAM_KEYS_PER_THREAD 16
-#define HISTOGRAM_BLOCKS_PER_SM 4 /* one wave of blocks, each striding over the keys */
-#define FULL_WARP 0xffffffffu
+#define ONESWEEP_DIGIT_BITS 8
+#define ONESWEEP_RADIX 256 /* 2^ONESWEEP_DIGIT_BITS digits */
+#define ONESWEEP_PASSES 4  /* 32-bit keys */
+#define ONESWEEP_WARPS (ONESWEEP_THREADS / 32)
+#define ONESWEEP_TILE (ONESWEEP_THREADS * ONESWEEP_KEYS_PER_THREAD)
+#define ONESWEEP_HISTOGRAM_THREADS 256
+#define ONESWEEP_HISTOGRAM_KEYS_PER_THREAD 16
+#define ONESWEEP_HISTOGRAM_BLOCKS_PER_SM 4 /* one wave of blocks, each striding over the keys */
+#define ONESWEEP_FULL_WARP 0xffffffffu
 
-#if ONESWEEP_THREADS % 32 != 0 || ONESWEEP_THREADS < RADIX || ONESWEEP_THREADS > 1024
+#if ONESWEEP_THREADS % 32 != 0 || ONESWEEP_THREADS < ONESWEEP_RADIX || ONESWEEP_THREADS > 1024
 #error "ONESWEEP_THREADS: a multiple of 32 from 256 (one thread per digit) to 1024"
 #endif
 
 /* ---- status words: the look-back's state of one (tile, digit) -------------
- *   0                       not ready (the memset before the sort)
- *   STATUS_AGGREGATE | c    c = the tile's own keys of the digit (c <= TILE < 2^30)
- *   STATUS_INCLUSIVE | c    c = the digit's keys in tiles 0 .. this one (c <= n < 2^31)
+ *   0                              not ready (the memset before the sort)
+ *   ONESWEEP_STATUS_AGGREGATE | c  c = the tile's own keys of the digit (c <= ONESWEEP_TILE < 2^30)
+ *   ONESWEEP_STATUS_INCLUSIVE | c  c = the digit's keys in tiles 0 .. this one (c <= n < 2^31)
  * Each pass has its own table, tile-major: the 256 threads of a block write
  * and read one tile's 256 words at once, coalesced. */
-#define STATUS_AGGREGATE 0x40000000u
-#define STATUS_INCLUSIVE 0x80000000u
-#define LOOKBACK_WORDS(tiles) ((size_t)(tiles) * RADIX) /* one pass's table */
+#define ONESWEEP_STATUS_AGGREGATE 0x40000000u
+#define ONESWEEP_STATUS_INCLUSIVE 0x80000000u
+#define ONESWEEP_LOOKBACK_WORDS(tiles) ((size_t)(tiles) * ONESWEEP_RADIX) /* one pass's table */
 
 /* The count in a status word (the flag bits cleared). */
-static __device__ __forceinline__ unsigned int count_of(unsigned int word)
+static __device__ __forceinline__ unsigned int onesweep_count_of(unsigned int word)
 {
-    return word & (word & STATUS_INCLUSIVE ? ~STATUS_INCLUSIVE : ~STATUS_AGGREGATE);
+    return word & (word & ONESWEEP_STATUS_INCLUSIVE ? ~ONESWEEP_STATUS_INCLUSIVE : ~ONESWEEP_STATUS_AGGREGATE);
 }
 
 /* One store of the whole word: no SM can see its flag without its count.
  * Volatile: it goes to L2, where the other SMs read. */
-static __device__ __forceinline__ void publish(unsigned int *status, unsigned int tile, unsigned int d,
-                                               unsigned int word)
+static __device__ __forceinline__ void onesweep_publish(unsigned int *status, unsigned int tile, unsigned int d,
+                                                        unsigned int word)
 {
-    *(volatile unsigned int *)&status[(size_t)tile * RADIX + d] = word;
+    *(volatile unsigned int *)&status[(size_t)tile * ONESWEEP_RADIX + d] = word;
 }
 
 /* One load of the whole word, from L2 (volatile: never a copy this SM's L1 kept). */
-static __device__ __forceinline__ unsigned int read_status(const unsigned int *status, unsigned int tile,
-                                                           unsigned int d)
+static __device__ __forceinline__ unsigned int onesweep_read_status(const unsigned int *status, unsigned int tile,
+                                                                    unsigned int d)
 {
-    return *(const volatile unsigned int *)&status[(size_t)tile * RADIX + d];
+    return *(const volatile unsigned int *)&status[(size_t)tile * ONESWEEP_RADIX + d];
 }
 
 typedef struct {
     const unsigned int *keys_in, *values_in; /* values_in NULL: keys only */
     unsigned int *keys_out, *values_out, *keys_alt, *values_alt;
-    const unsigned int *bucket_start; /* [PASSES][RADIX]: digit d's first output place in pass p */
-    const unsigned int *run;          /* bit p: pass p runs (plan_passes) */
-    unsigned int *tile_counter;       /* [PASSES] */
-    unsigned int *status;             /* [PASSES][LOOKBACK_WORDS(tiles)] */
+    const unsigned int *bucket_start; /* [ONESWEEP_PASSES][ONESWEEP_RADIX]: digit d's first output place in pass p */
+    const unsigned int *run;          /* bit p: pass p runs (onesweep_plan_passes) */
+    unsigned int *tile_counter;       /* [ONESWEEP_PASSES] */
+    unsigned int *status;             /* [ONESWEEP_PASSES][ONESWEEP_LOOKBACK_WORDS(tiles)] */
     unsigned int n, tiles;
 } onesweep_args;
 
-static __device__ __forceinline__ unsigned int digit_of(unsigned int key, unsigned int shift)
+/* The key's 8-bit digit at bit `shift`. */
+static __device__ __forceinline__ unsigned int onesweep_digit(unsigned int key, unsigned int shift)
 {
-    return (key >> shift) & (RADIX - 1);
+    return (key >> shift) & (ONESWEEP_RADIX - 1);
 }
 
 /* ---- the histogram pass --------------------------------------------------- */
 
 /* All four digit histograms in one read of the keys: shared-memory counters
  * per block, added to the global ones at the end (grid-stride over tiles). */
-__global__ __launch_bounds__(HISTOGRAM_THREADS, HISTOGRAM_BLOCKS_PER_SM) void digit_histograms(const unsigned int *keys,
-                                                                                               int64_t n,
-                                                                                               unsigned int *histogram)
+__global__ __launch_bounds__(ONESWEEP_HISTOGRAM_THREADS, ONESWEEP_HISTOGRAM_BLOCKS_PER_SM) void
+onesweep_digit_histograms(const unsigned int *keys, int64_t n, unsigned int *histogram)
 {
-    __shared__ unsigned int s_count[PASSES * RADIX];
-    for (int i = threadIdx.x; i < PASSES * RADIX; i += HISTOGRAM_THREADS)
+    __shared__ unsigned int s_count[ONESWEEP_PASSES * ONESWEEP_RADIX];
+    for (int i = threadIdx.x; i < ONESWEEP_PASSES * ONESWEEP_RADIX; i += ONESWEEP_HISTOGRAM_THREADS)
         s_count[i] = 0;
     __syncthreads();
-    const int64_t tile = (int64_t)HISTOGRAM_THREADS * HISTOGRAM_KEYS_PER_THREAD;
+    const int64_t tile = (int64_t)ONESWEEP_HISTOGRAM_THREADS * ONESWEEP_HISTOGRAM_KEYS_PER_THREAD;
     for (int64_t base = (int64_t)blockIdx.x * tile; base < n; base += (int64_t)gridDim.x * tile) {
-        unsigned int key[HISTOGRAM_KEYS_PER_THREAD];
+        unsigned int key[ONESWEEP_HISTOGRAM_KEYS_PER_THREAD];
 #pragma unroll
-        for (int u = 0; u < HISTOGRAM_KEYS_PER_THREAD; u++) { /* all loads first: many in flight */
-            const int64_t i = base + u * HISTOGRAM_THREADS + threadIdx.x;
+        for (int u = 0; u < ONESWEEP_HISTOGRAM_KEYS_PER_THREAD; u++) { /* all loads first: many in flight */
+            const int64_t i = base + u * ONESWEEP_HISTOGRAM_THREADS + threadIdx.x;
             key[u] = i < n ? keys[i] : 0;
         }
 #pragma unroll
-        for (int u = 0; u < HISTOGRAM_KEYS_PER_THREAD; u++)
-            if (base + u * HISTOGRAM_THREADS + threadIdx.x < n)
+        for (int u = 0; u < ONESWEEP_HISTOGRAM_KEYS_PER_THREAD; u++)
+            if (base + u * ONESWEEP_HISTOGRAM_THREADS + threadIdx.x < n)
 #pragma unroll
-                for (int p = 0; p < PASSES; p++)
-                    atomicAdd(&s_count[p * RADIX + digit_of(key[u], p * DIGIT_BITS)], 1u);
+                for (int p = 0; p < ONESWEEP_PASSES; p++)
+                    atomicAdd(&s_count[p * ONESWEEP_RADIX + onesweep_digit(key[u], p * ONESWEEP_DIGIT_BITS)], 1u);
     }
     __syncthreads();
-    for (int i = threadIdx.x; i < PASSES * RADIX; i += HISTOGRAM_THREADS)
+    for (int i = threadIdx.x; i < ONESWEEP_PASSES * ONESWEEP_RADIX; i += ONESWEEP_HISTOGRAM_THREADS)
         if (s_count[i] != 0)
             atomicAdd(&histogram[i], s_count[i]);
 }
 
-/* Exclusive scan of one value per digit over threads 0 .. RADIX-1 (other
- * threads pass 0 and only take part in the barriers). */
-static __device__ __forceinline__ unsigned int scan_digits(unsigned int x, unsigned int *s_scan)
+/* Exclusive scan of one value per digit over threads 0 .. ONESWEEP_RADIX-1
+ * (other threads pass 0 and only take part in the barriers). */
+static __device__ __forceinline__ unsigned int onesweep_scan_digits(unsigned int x, unsigned int *s_scan)
 {
     const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     unsigned int inclusive = x;
 #pragma unroll
     for (unsigned int k = 1; k < 32; k *= 2) {
-        const unsigned int y = __shfl_up_sync(FULL_WARP, inclusive, k);
+        const unsigned int y = __shfl_up_sync(ONESWEEP_FULL_WARP, inclusive, k);
         if (lane >= k)
             inclusive += y;
     }
-    if (lane == 31 && warp < RADIX / 32)
+    if (lane == 31 && warp < ONESWEEP_RADIX / 32)
         s_scan[warp] = inclusive;
     __syncthreads();
     unsigned int before = 0;
-    for (unsigned int w = 0; w < warp && w < RADIX / 32; w++)
+    for (unsigned int w = 0; w < warp && w < ONESWEEP_RADIX / 32; w++)
         before += s_scan[w];
     __syncthreads(); /* s_scan is free for the next scan */
     return before + inclusive - x;
 }
 
-/* One block of RADIX threads, after digit_histograms: each pass's bucket
- * starts (a scan of its histogram) and which passes run. A pass whose digit
- * is the same for every key (one bin holds all n) would only move the keys, so
- * it is skipped; sorting in place (keys_in == keys_out), the passes that run
- * must be even in number to end where they began, so one skipped pass runs. */
-__global__ __launch_bounds__(RADIX) void plan_passes(const unsigned int *histogram, unsigned int n, int in_place,
-                                                     unsigned int *bucket_start, unsigned int *run)
+/* One block of ONESWEEP_RADIX threads, after onesweep_digit_histograms: each
+ * pass's bucket starts (a scan of its histogram) and which passes run. A pass
+ * whose digit is the same for every key (one bin holds all n) would only move
+ * the keys, so it is skipped; sorting in place (keys_in == keys_out), the
+ * passes that run must be even in number to end where they began, so one
+ * skipped pass runs. */
+__global__ __launch_bounds__(ONESWEEP_RADIX) void onesweep_plan_passes(const unsigned int *histogram, unsigned int n,
+                                                                       int in_place, unsigned int *bucket_start,
+                                                                       unsigned int *run)
 {
-    __shared__ unsigned int s_scan[RADIX / 32];
+    __shared__ unsigned int s_scan[ONESWEEP_RADIX / 32];
     unsigned int passes = 0;
-    for (unsigned int p = 0; p < PASSES; p++) {
-        const unsigned int count = histogram[p * RADIX + threadIdx.x];
-        bucket_start[p * RADIX + threadIdx.x] = scan_digits(count, s_scan);
+    for (unsigned int p = 0; p < ONESWEEP_PASSES; p++) {
+        const unsigned int count = histogram[p * ONESWEEP_RADIX + threadIdx.x];
+        bucket_start[p * ONESWEEP_RADIX + threadIdx.x] = onesweep_scan_digits(count, s_scan);
         if (!__syncthreads_or(count == n))
             passes |= 1u << p;
     }
@@ -203,8 +208,8 @@ typedef struct {
 
 /* The passes that run ping-pong between keys_alt and keys_out so that the last
  * one writes keys_out; the first reads keys_in. */
-static __device__ __forceinline__ onesweep_buffers pick_buffers(const onesweep_args *a, unsigned int run,
-                                                                unsigned int pass)
+static __device__ __forceinline__ onesweep_buffers onesweep_pick_buffers(const onesweep_args *a, unsigned int run,
+                                                                         unsigned int pass)
 {
     const int before = __popc(run & ((1u << pass) - 1)), after = __popc(run >> pass >> 1);
     onesweep_buffers b;
@@ -215,12 +220,12 @@ static __device__ __forceinline__ onesweep_buffers pick_buffers(const onesweep_a
     return b;
 }
 
-/* Forward progress: a block waits in look_back only for tiles with smaller
- * numbers. Numbers are handed out in the order blocks start, so those tiles
- * belong to blocks already running (or done), which will publish. With
+/* Forward progress: a block waits in onesweep_look_back only for tiles with
+ * smaller numbers. Numbers are handed out in the order blocks start, so those
+ * tiles belong to blocks already running (or done), which will publish. With
  * blockIdx.x instead, block 5 could be resident and spinning while block 4
  * waits for a free SM that block 5 holds: the grid would never finish. */
-static __device__ __forceinline__ unsigned int take_tile(unsigned int *counter, unsigned int *s_tile_id)
+static __device__ __forceinline__ unsigned int onesweep_take_tile(unsigned int *counter, unsigned int *s_tile_id)
 {
     if (threadIdx.x == 0)
         *s_tile_id = atomicAdd(counter, 1u);
@@ -230,9 +235,9 @@ static __device__ __forceinline__ unsigned int take_tile(unsigned int *counter, 
 
 /* Warp-striped: warp w holds the 32*K consecutive keys from w*32*K, lane l the
  * keys l, l+32, ...: coalesced loads, and (warp, u, lane) is the input order
- * rank_tile keeps. Past the end of the last tile: `pad`. */
-static __device__ __forceinline__ void load_tile(const unsigned int *in, unsigned int base, unsigned int valid,
-                                                 unsigned int *x, unsigned int pad)
+ * onesweep_rank_tile keeps. Past the end of the last tile: `pad`. */
+static __device__ __forceinline__ void onesweep_load_tile(const unsigned int *in, unsigned int base,
+                                                          unsigned int valid, unsigned int *x, unsigned int pad)
 {
     const unsigned int first = threadIdx.x / 32 * 32 * ONESWEEP_KEYS_PER_THREAD + threadIdx.x % 32;
 #pragma unroll
@@ -245,22 +250,22 @@ static __device__ __forceinline__ void load_tile(const unsigned int *in, unsigne
 /* Each warp counts its keys per digit (row `warp` of s_warp); then thread d
  * turns column d into the count of d in the warps before each one, and
  * returns the tile's count of digit d. */
-static __device__ __forceinline__ unsigned int count_digits(const unsigned int *key, unsigned int shift,
-                                                            unsigned int *s_warp)
+static __device__ __forceinline__ unsigned int onesweep_count_digits(const unsigned int *key, unsigned int shift,
+                                                                     unsigned int *s_warp)
 {
-    unsigned int *row = s_warp + threadIdx.x / 32 * RADIX;
-    for (unsigned int d = threadIdx.x % 32; d < RADIX; d += 32)
+    unsigned int *row = s_warp + threadIdx.x / 32 * ONESWEEP_RADIX;
+    for (unsigned int d = threadIdx.x % 32; d < ONESWEEP_RADIX; d += 32)
         row[d] = 0;
     __syncwarp();
 #pragma unroll
     for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
-        atomicAdd(&row[digit_of(key[u], shift)], 1u);
+        atomicAdd(&row[onesweep_digit(key[u], shift)], 1u);
     __syncthreads();
     unsigned int total = 0;
-    if (threadIdx.x < RADIX)
-        for (int w = 0; w < WARPS; w++) {
-            const unsigned int c = s_warp[w * RADIX + threadIdx.x];
-            s_warp[w * RADIX + threadIdx.x] = total;
+    if (threadIdx.x < ONESWEEP_RADIX)
+        for (int w = 0; w < ONESWEEP_WARPS; w++) {
+            const unsigned int c = s_warp[w * ONESWEEP_RADIX + threadIdx.x];
+            s_warp[w * ONESWEEP_RADIX + threadIdx.x] = total;
             total += c;
         }
     return total;
@@ -269,28 +274,30 @@ static __device__ __forceinline__ unsigned int count_digits(const unsigned int *
 /* Where each digit starts in the sorted tile (a scan of the counts), added to
  * each warp's offsets: s_warp[w][d] = where warp w's first key of digit d
  * goes. Returns digit d's start. */
-static __device__ __forceinline__ unsigned int place_digits(unsigned int count, unsigned int *s_warp,
-                                                            unsigned int *s_scan)
+static __device__ __forceinline__ unsigned int onesweep_place_digits(unsigned int count, unsigned int *s_warp,
+                                                                     unsigned int *s_scan)
 {
-    const unsigned int start = scan_digits(threadIdx.x < RADIX ? count : 0, s_scan);
-    if (threadIdx.x < RADIX)
-        for (int w = 0; w < WARPS; w++)
-            s_warp[w * RADIX + threadIdx.x] += start;
+    const unsigned int start = onesweep_scan_digits(threadIdx.x < ONESWEEP_RADIX ? count : 0, s_scan);
+    if (threadIdx.x < ONESWEEP_RADIX)
+        for (int w = 0; w < ONESWEEP_WARPS; w++)
+            s_warp[w * ONESWEEP_RADIX + threadIdx.x] += start;
     __syncthreads();
     return start;
 }
 
 /* The lanes of this warp whose digit is this lane's: one vote per bit of the
  * digit, and a lane keeps the voters that agree with it on every bit. In C:
- *     ones = __ballot_sync(FULL_WARP, (digit >> b) & 1);  peers &= (digit >> b) & 1 ? ones : ~ones;
- * written in PTX because nvcc makes about six instructions of that line and
- * three of this (a vote, a not under the bit's predicate, an and). Eight votes
- * beat one __match_any_sync(FULL_WARP, digit) here (tests/bench/harness/onesweep measures both). */
-static __device__ __forceinline__ unsigned int peers_of(unsigned int digit)
+ *     ones = __ballot_sync(ONESWEEP_FULL_WARP, (digit >> b) & 1);
+ *     peers &= (digit >> b) & 1 ? ones : ~ones;
+ * written in PTX because nvcc makes about six instructions of that and three
+ * of this (a vote, a not under the bit's predicate, an and). Eight votes beat
+ * one __match_any_sync(ONESWEEP_FULL_WARP, digit) here
+ * (tests/bench/harness/onesweep measures both). */
+static __device__ __forceinline__ unsigned int onesweep_peers_of(unsigned int digit)
 {
-    unsigned int peers = FULL_WARP;
+    unsigned int peers = ONESWEEP_FULL_WARP;
 #pragma unroll
-    for (int b = 0; b < DIGIT_BITS; b++) {
+    for (int b = 0; b < ONESWEEP_DIGIT_BITS; b++) {
         unsigned int agree; /* the lanes whose bit b is this lane's */
         asm("{\n\t.reg .pred one;\n\t"
             "and.b32 %0, %1, %2;\n\t"
@@ -305,26 +312,27 @@ static __device__ __forceinline__ unsigned int peers_of(unsigned int digit)
 }
 
 /* Multisplit, one step u at a time (32 keys of the warp): the lanes holding
- * the same digit find each other (peers_of); the last of them claims places
- * for all of them in s_next[digit], the warp's next free place for that digit;
+ * the same digit find each other (onesweep_peers_of); the last of them claims
+ * places for all of them in s_next[digit], the warp's next free place for that digit;
  * each goes after the same-digit lanes before it. Stable: (warp, u, lane) is
  * the input order. */
-static __device__ __forceinline__ void rank_tile(const unsigned int *key, unsigned int *rank, unsigned int shift,
-                                                 unsigned int *s_next)
+static __device__ __forceinline__ void onesweep_rank_tile(const unsigned int *key, unsigned int *rank,
+                                                          unsigned int shift, unsigned int *s_next)
 {
     const unsigned int lane = threadIdx.x % 32, lanes_before = (1u << lane) - 1;
-    /* exercise: rank_tile(), the paper's warp-level multisplit: for each u, find the peers (peers_of(digit)), let one of them (the last: 31 - __clz(peers)) take __popc(peers) places from s_next[digit] with one atomicAdd, share the first place with __shfl_sync, and rank this key after the peers in lanes before this one */
-    /* hint: the atomicAdd returns the first of the places it takes; __shfl_sync(FULL_WARP, first, last) gives it to every lane (all lanes must call it) */
-    /* hint: rank[u] = first + __popc(peers & lanes_before): the same-digit keys of lower lanes come first, so equal digits keep their input order (stable) */
+    /* exercise: onesweep_rank_tile(), the paper's warp-level multisplit: for each u, rank[u] = the place of key[u] in the tile sorted by digit: find the peers (onesweep_peers_of(digit): the lanes whose key[u] has this digit), let one of them (the last: 31 - __clz(peers)) take __popc(peers) places from s_next[digit] with one atomicAdd, share the first place with __shfl_sync, and rank this key after the peers in lanes before this one */
+    /* hint: s_next is this warp's row of onesweep_place_digits' table: s_next[digit] is where the warp's next key of that digit goes, so every rank is a place in the whole tile; one atomic per digit and step u keeps the warp's steps in order */
+    /* hint: the atomicAdd returns the first of the places it takes, in the last peer only; every lane must then call __shfl_sync(ONESWEEP_FULL_WARP, ...) from that lane, even a lane that took nothing */
+    /* hint: the peers in lanes below this one go first (lanes_before masks them): counting them keeps equal digits in their input order (stable) */
 #pragma unroll
     for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++) {
-        const unsigned int digit = digit_of(key[u], shift);
-        const unsigned int peers = peers_of(digit);
+        const unsigned int digit = onesweep_digit(key[u], shift);
+        const unsigned int peers = onesweep_peers_of(digit);
         const int last = 31 - __clz(peers);
         unsigned int first = 0;
         if (lane == last) /* one lane per digit: one atomic reads s_next and moves it on */
             first = atomicAdd(&s_next[digit], __popc(peers));
-        rank[u] = __shfl_sync(FULL_WARP, first, last) + __popc(peers & lanes_before);
+        rank[u] = __shfl_sync(ONESWEEP_FULL_WARP, first, last) + __popc(peers & lanes_before);
     }
     /* exercise stub:
     for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
@@ -333,48 +341,48 @@ static __device__ __forceinline__ void rank_tile(const unsigned int *key, unsign
     /* end exercise */
 }
 
-/* Tiles j, j-1, ..., j-LOOKBACK_WINDOW+1 of digit d: their status words, the
- * loads independent, so all are in flight at once. A tile before 0 reads as
- * "inclusive, 0". */
-static __device__ __forceinline__ void read_window(const unsigned int *status, int j, unsigned int d,
-                                                   unsigned int *word)
+/* Tiles j, j-1, ..., j-ONESWEEP_LOOKBACK_WINDOW+1 of digit d: their status
+ * words into word[0], word[1], ..., the loads independent, so all are in
+ * flight at once. A tile before 0 reads as "inclusive, 0". */
+static __device__ __forceinline__ void onesweep_read_window(const unsigned int *status, int j, unsigned int d,
+                                                            unsigned int *word)
 {
 #pragma unroll
-    for (int k = 0; k < LOOKBACK_WINDOW; k++)
-        word[k] = j - k >= 0 ? read_status(status, (unsigned int)(j - k), d) : STATUS_INCLUSIVE;
+    for (int k = 0; k < ONESWEEP_LOOKBACK_WINDOW; k++)
+        word[k] = j - k >= 0 ? onesweep_read_status(status, (unsigned int)(j - k), d) : ONESWEEP_STATUS_INCLUSIVE;
 }
 
 /* Thread d: the keys of digit d in tiles 0 .. tile-1, walking back from
  * tile-1: an aggregate is added and the walk goes on, an inclusive prefix is
  * added and ends it, a tile not ready yet is read again. Then this tile's
  * inclusive prefix is published for the tiles after it. */
-static __device__ __forceinline__ unsigned int look_back(unsigned int *status, unsigned int tile, unsigned int d,
-                                                         unsigned int count)
+static __device__ __forceinline__ unsigned int onesweep_look_back(unsigned int *status, unsigned int tile,
+                                                                  unsigned int d, unsigned int count)
 {
-    /* exercise: look_back(), the decoupled look-back: from j = tile - 1 down, read status words (read_window) and add their counts (count_of) until one is STATUS_INCLUSIVE; a word still 0 is not ready: read it again. Then publish(status, tile, d, STATUS_INCLUSIVE | (before + count)) and return before */
-    /* hint: an aggregate (STATUS_AGGREGATE) is one tile's count: add it and go on to the tile before; an inclusive prefix already holds every tile before it: add it and stop */
-    /* hint: wait only for tiles before yours: their blocks are running (take_tile) and will publish; read_window gives "inclusive, 0" for tiles before 0, so the walk always ends */
-    /* hint: keep the window's loop unrolled with flags (ready, done): an index into word[] that is not a constant puts the array in local memory */
+    /* exercise: onesweep_look_back(), the decoupled look-back: walk back from j = tile - 1, a window at a time (onesweep_read_window(status, j, d, word): word[k] is tile j - k's status word), adding each word's count (onesweep_count_of) to before, in order, until a word is ONESWEEP_STATUS_INCLUSIVE; at a word still 0 (not ready) stop the round: drop it and the rest of the window and read the window again from that tile. Then publish this tile's inclusive prefix, onesweep_publish(status, tile, d, ONESWEEP_STATUS_INCLUSIVE | (before + count)), and return before */
+    /* hint: an aggregate (ONESWEEP_STATUS_AGGREGATE) is one tile's own count: add it and go on to the tile before; an inclusive prefix already holds every tile before it: add it and stop. A ready word past a not-ready one must wait: adding it would skip the not-ready tile's count */
+    /* hint: wait only for tiles before yours: their blocks are running (onesweep_take_tile) and publish their aggregates without waiting for anyone; onesweep_read_window gives "inclusive, 0" for tiles before 0, so the walk always ends */
+    /* hint: keep j as the next tile to add (one down per word added) and walk the window with #pragma unroll and two flags, ready and done, instead of a break: an index into word[] that is not a constant moves the array to local memory */
     unsigned int before = 0;
     int done = 0;
     for (int j = (int)tile - 1; !done;) { /* j: the next tile to add */
-        unsigned int word[LOOKBACK_WINDOW];
-        read_window(status, j, d, word);
+        unsigned int word[ONESWEEP_LOOKBACK_WINDOW];
+        onesweep_read_window(status, j, d, word);
         int ready = 1;
 #pragma unroll
-        for (int k = 0; k < LOOKBACK_WINDOW; k++) {
+        for (int k = 0; k < ONESWEEP_LOOKBACK_WINDOW; k++) {
             ready = ready && !done && word[k] != 0; /* stop at the first tile not ready: read it again */
             if (ready) {
-                before += count_of(word[k]);
-                done = (word[k] & STATUS_INCLUSIVE) != 0; /* a prefix covers every tile before it */
+                before += onesweep_count_of(word[k]);
+                done = (word[k] & ONESWEEP_STATUS_INCLUSIVE) != 0; /* a prefix covers every tile before it */
                 j--;
             }
         }
     }
-    publish(status, tile, d, STATUS_INCLUSIVE | (before + count));
+    onesweep_publish(status, tile, d, ONESWEEP_STATUS_INCLUSIVE | (before + count));
     return before;
     /* exercise stub:
-    publish(status, tile, d, STATUS_INCLUSIVE | count);
+    onesweep_publish(status, tile, d, ONESWEEP_STATUS_INCLUSIVE | count);
     return 0;
     */
     /* end exercise */
@@ -383,19 +391,20 @@ static __device__ __forceinline__ unsigned int look_back(unsigned int *status, u
 /* The tile sorted by digit is in shared memory: key i of it goes to
  * s_offset[its digit] + i. Consecutive threads take consecutive keys, so each
  * digit's run is written to consecutive addresses. */
-static __device__ __forceinline__ void scatter_tile(const unsigned int *s_keys, const unsigned int *s_values,
-                                                    const unsigned int *s_offset, unsigned int shift,
-                                                    unsigned int valid, unsigned int n, unsigned int *keys_out,
-                                                    unsigned int *values_out, const int has_values)
+static __device__ __forceinline__ void onesweep_scatter_tile(const unsigned int *s_keys, const unsigned int *s_values,
+                                                             const unsigned int *s_offset, unsigned int shift,
+                                                             unsigned int valid, unsigned int n,
+                                                             unsigned int *keys_out, unsigned int *values_out,
+                                                             const int has_values)
 {
-    /* exercise: scatter_tile(): for each of this thread's keys i = u * ONESWEEP_THREADS + threadIdx.x of the sorted tile (i < valid), write it (and, with has_values, s_values[i]) to keys_out[s_offset[its digit] + i] */
+    /* exercise: onesweep_scatter_tile(): for each of this thread's keys i = u * ONESWEEP_THREADS + threadIdx.x of the sorted tile (i < valid), write it (and, with has_values, s_values[i]) to keys_out[s_offset[its digit] + i] (values_out likewise); n is the number of keys: skip a place >= n (never after a right look-back; a wrong one then fails the check instead of faulting) */
     /* hint: s_offset[d] is the global place of the tile's first key of digit d minus that key's place in the tile, so one addition gives any key's place */
-    /* hint: skip a place >= n (a wrong look-back then fails the check instead of the GPU) */
+    /* hint: consecutive threads take consecutive i, so the keys of one digit's run go to consecutive addresses: the writes are coalesced */
 #pragma unroll
     for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++) {
         const unsigned int i = u * ONESWEEP_THREADS + threadIdx.x;
         if (i < valid) {
-            const unsigned int key = s_keys[i], at = s_offset[digit_of(key, shift)] + i;
+            const unsigned int key = s_keys[i], at = s_offset[onesweep_digit(key, shift)] + i;
             if (at >= n) /* never, after a correct look-back; a wrong one then fails the check, not the GPU */
                 continue;
             keys_out[at] = key;
@@ -408,9 +417,10 @@ static __device__ __forceinline__ void scatter_tile(const unsigned int *s_keys, 
 
 /* Every pass skipped (all keys equal, or n == 1) and the output elsewhere:
  * the last launch copies. */
-static __device__ __forceinline__ void copy_tile(const onesweep_args *a, unsigned int tile, const int has_values)
+static __device__ __forceinline__ void onesweep_copy_tile(const onesweep_args *a, unsigned int tile,
+                                                          const int has_values)
 {
-    const unsigned int base = tile * TILE;
+    const unsigned int base = tile * ONESWEEP_TILE;
 #pragma unroll
     for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++) {
         const unsigned int i = base + u * ONESWEEP_THREADS + threadIdx.x;
@@ -425,42 +435,44 @@ static __device__ __forceinline__ void copy_tile(const onesweep_args *a, unsigne
 static __device__ __forceinline__ void onesweep_pass(const onesweep_args a, const unsigned int pass,
                                                      const int has_values)
 {
-    extern __shared__ unsigned int s_tile[];       /* the tile sorted by digit: keys [TILE], values [TILE] */
-    __shared__ unsigned int s_warp[WARPS * RADIX]; /* [warp][digit]: counts, then where its keys go */
-    __shared__ unsigned int s_offset[RADIX], s_scan[RADIX / 32], s_tile_id;
-    const unsigned int shift = pass * DIGIT_BITS, d = threadIdx.x; /* d: this thread's digit, if < RADIX */
+    extern __shared__ unsigned int s_tile[]; /* the tile sorted by digit: keys [ONESWEEP_TILE], then values */
+    __shared__ unsigned int s_warp[ONESWEEP_WARPS * ONESWEEP_RADIX]; /* [warp][digit]: counts, then where its keys go */
+    __shared__ unsigned int s_offset[ONESWEEP_RADIX], s_scan[ONESWEEP_RADIX / 32], s_tile_id;
+    const unsigned int shift = pass * ONESWEEP_DIGIT_BITS, d = threadIdx.x; /* this thread's digit, if < RADIX */
     const unsigned int run = *a.run; /* these loads are in flight while thread 0 takes the tile */
-    const unsigned int bucket = d < RADIX ? a.bucket_start[pass * RADIX + d] : 0; /* digit d's first place */
-    const unsigned int tile = take_tile(a.tile_counter + pass, &s_tile_id), base = tile * TILE;
+    const unsigned int bucket = d < ONESWEEP_RADIX ? a.bucket_start[pass * ONESWEEP_RADIX + d] : 0; /* d's start */
+    const unsigned int tile = onesweep_take_tile(a.tile_counter + pass, &s_tile_id);
+    const unsigned int base = tile * ONESWEEP_TILE;
     if (!(run >> pass & 1)) { /* the digit is the same for every key */
-        if (run == 0 && pass == PASSES - 1 && a.keys_in != a.keys_out)
-            copy_tile(&a, blockIdx.x, has_values);
+        if (run == 0 && pass == ONESWEEP_PASSES - 1 && a.keys_in != a.keys_out)
+            onesweep_copy_tile(&a, blockIdx.x, has_values);
         return;
     }
-    const unsigned int valid = min((unsigned int)TILE, a.n - base);
-    unsigned int *status = a.status + pass * LOOKBACK_WORDS(a.tiles);
-    const onesweep_buffers io = pick_buffers(&a, run, pass);
+    const unsigned int valid = min((unsigned int)ONESWEEP_TILE, a.n - base);
+    unsigned int *status = a.status + pass * ONESWEEP_LOOKBACK_WORDS(a.tiles);
+    const onesweep_buffers io = onesweep_pick_buffers(&a, run, pass);
     unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD];
-    load_tile(io.keys_in, base, valid, key, 0xffffffffu); /* the last tile's padding: digit 255, ranked last */
-    const unsigned int count = count_digits(key, shift, s_warp);
-    if (d < RADIX) /* at once: the tiles after this one may be waiting; tile 0's count is already a prefix */
-        publish(status, tile, d, (tile == 0 ? STATUS_INCLUSIVE : STATUS_AGGREGATE) | count);
-    const unsigned int start = place_digits(count, s_warp, s_scan);
-    rank_tile(key, rank, shift, s_warp + threadIdx.x / 32 * RADIX);
+    onesweep_load_tile(io.keys_in, base, valid, key, 0xffffffffu); /* the last tile's padding: digit 255, last */
+    const unsigned int count = onesweep_count_digits(key, shift, s_warp);
+    if (d < ONESWEEP_RADIX) /* at once: the tiles after this one may be waiting; tile 0's count is already a prefix */
+        onesweep_publish(status, tile, d, (tile == 0 ? ONESWEEP_STATUS_INCLUSIVE : ONESWEEP_STATUS_AGGREGATE) | count);
+    const unsigned int start = onesweep_place_digits(count, s_warp, s_scan);
+    onesweep_rank_tile(key, rank, shift, s_warp + threadIdx.x / 32 * ONESWEEP_RADIX);
 #pragma unroll
     for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
         s_tile[rank[u]] = key[u];
     if (has_values) {
         unsigned int value[ONESWEEP_KEYS_PER_THREAD];
-        load_tile(io.values_in, base, valid, value, 0);
+        onesweep_load_tile(io.values_in, base, valid, value, 0);
 #pragma unroll
         for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
-            s_tile[TILE + rank[u]] = value[u];
+            s_tile[ONESWEEP_TILE + rank[u]] = value[u];
     }
-    if (d < RADIX) /* the global place of the tile's key i of digit d: s_offset[d] + i */
-        s_offset[d] = bucket + look_back(status, tile, d, count) - start;
+    if (d < ONESWEEP_RADIX) /* the global place of the tile's key i of digit d: s_offset[d] + i */
+        s_offset[d] = bucket + onesweep_look_back(status, tile, d, count) - start;
     __syncthreads();
-    scatter_tile(s_tile, s_tile + TILE, s_offset, shift, valid, a.n, io.keys_out, io.values_out, has_values);
+    onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, valid, a.n, io.keys_out, io.values_out,
+                          has_values);
 }
 
 /* Keys only and pairs: one body, has_values a literal, so keys only carries no value code. */
@@ -481,7 +493,7 @@ __global__ __launch_bounds__(ONESWEEP_THREADS, ONESWEEP_MIN_BLOCKS) void oneswee
 /* The tables in tables_temp: one zeroed block (the tile counters, then the
  * histograms, then each pass's status words: one memset per sort), and the
  * plan (bucket starts, then the mask of passes that run). */
-#define ZEROED_COUNTERS 64 /* words for the tile counters: the histograms start 256-byte aligned */
+#define ONESWEEP_ZEROED_COUNTERS 64 /* words for the tile counters: the histograms start 256-byte aligned */
 
 typedef struct {
     unsigned int *zeroed, *histogram, *status, *plan;
@@ -493,12 +505,13 @@ static onesweep_tables onesweep_layout(uintptr_t at, int64_t n, size_t *bytes)
 {
     lab_ws ws = {at};
     onesweep_tables t;
-    t.tiles = (unsigned int)((n + TILE - 1) / TILE);
-    t.zeroed_bytes = sizeof(unsigned int) * (ZEROED_COUNTERS + PASSES * RADIX + PASSES * LOOKBACK_WORDS(t.tiles));
+    t.tiles = (unsigned int)((n + ONESWEEP_TILE - 1) / ONESWEEP_TILE);
+    t.zeroed_bytes = sizeof(unsigned int) * (ONESWEEP_ZEROED_COUNTERS + ONESWEEP_PASSES * ONESWEEP_RADIX +
+                                             ONESWEEP_PASSES * ONESWEEP_LOOKBACK_WORDS(t.tiles));
     t.zeroed = (unsigned int *)lab_ws_take(&ws, t.zeroed_bytes);
-    t.histogram = t.zeroed + ZEROED_COUNTERS;
-    t.status = t.histogram + PASSES * RADIX;
-    t.plan = (unsigned int *)lab_ws_take(&ws, sizeof(unsigned int) * (PASSES * RADIX + 1));
+    t.histogram = t.zeroed + ONESWEEP_ZEROED_COUNTERS;
+    t.status = t.histogram + ONESWEEP_PASSES * ONESWEEP_RADIX;
+    t.plan = (unsigned int *)lab_ws_take(&ws, sizeof(unsigned int) * (ONESWEEP_PASSES * ONESWEEP_RADIX + 1));
     *bytes = (size_t)(ws.at - at);
     return t;
 }
@@ -516,13 +529,13 @@ size_t onesweep_tables_bytes(int64_t n)
 
 int onesweep_tile_keys(void)
 {
-    return TILE;
+    return ONESWEEP_TILE;
 }
 
 /* The shared memory of one block: the sorted tile's keys (and values). */
 static size_t onesweep_shared_bytes(int with_values)
 {
-    return sizeof(unsigned int) * (size_t)TILE * (with_values ? 2 : 1);
+    return sizeof(unsigned int) * (size_t)ONESWEEP_TILE * (with_values ? 2 : 1);
 }
 
 const char *onesweep_fit(int with_values)
@@ -545,7 +558,7 @@ const char *onesweep_sort(const unsigned int *keys_in, const unsigned int *value
     onesweep_args a;
     a.keys_in = keys_in, a.values_in = values_in, a.keys_out = keys_out, a.values_out = values_out;
     a.keys_alt = keys_alt, a.values_alt = values_alt;
-    a.bucket_start = t.plan, a.run = t.plan + PASSES * RADIX;
+    a.bucket_start = t.plan, a.run = t.plan + ONESWEEP_PASSES * ONESWEEP_RADIX;
     a.tile_counter = t.zeroed, a.status = t.status;
     a.n = (unsigned int)n, a.tiles = t.tiles;
 
@@ -554,16 +567,18 @@ const char *onesweep_sort(const unsigned int *keys_in, const unsigned int *value
     int dev = 0, sms = 0;
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    const int64_t chunk = (int64_t)HISTOGRAM_THREADS * HISTOGRAM_KEYS_PER_THREAD, chunks = (n + chunk - 1) / chunk;
-    const int64_t resident = (int64_t)sms * HISTOGRAM_BLOCKS_PER_SM;
+    const int64_t chunk = (int64_t)ONESWEEP_HISTOGRAM_THREADS * ONESWEEP_HISTOGRAM_KEYS_PER_THREAD;
+    const int64_t chunks = (n + chunk - 1) / chunk;
+    const int64_t resident = (int64_t)sms * ONESWEEP_HISTOGRAM_BLOCKS_PER_SM;
     const unsigned int histogram_blocks = (unsigned int)(chunks < resident ? chunks : resident);
 
     CUDA_CHECK(cudaMemsetAsync(t.zeroed, 0, t.zeroed_bytes, stream));
-    digit_histograms<<<histogram_blocks, HISTOGRAM_THREADS, 0, stream>>>(keys_in, n, t.histogram);
+    onesweep_digit_histograms<<<histogram_blocks, ONESWEEP_HISTOGRAM_THREADS, 0, stream>>>(keys_in, n, t.histogram);
     CUDA_CHECK_LAUNCH();
-    plan_passes<<<1, RADIX, 0, stream>>>(t.histogram, a.n, keys_in == keys_out, t.plan, t.plan + PASSES * RADIX);
+    onesweep_plan_passes<<<1, ONESWEEP_RADIX, 0, stream>>>(t.histogram, a.n, keys_in == keys_out, t.plan,
+                                                           t.plan + ONESWEEP_PASSES * ONESWEEP_RADIX);
     CUDA_CHECK_LAUNCH();
-    for (unsigned int pass = 0; pass < PASSES; pass++) {
+    for (unsigned int pass = 0; pass < ONESWEEP_PASSES; pass++) {
         if (pairs)
             onesweep_pairs<<<t.tiles, ONESWEEP_THREADS, onesweep_shared_bytes(1), stream>>>(a, pass);
         else
@@ -573,7 +588,7 @@ const char *onesweep_sort(const unsigned int *keys_in, const unsigned int *value
     return NULL;
 }
 
-/* Sorting in place ends where it began: plan_passes runs an even number of passes. */
+/* Sorting in place ends where it began: onesweep_plan_passes runs an even number of passes. */
 const char *onesweep_sort_buffers(unsigned int *keys, unsigned int *keys_alt, unsigned int *values,
                                   unsigned int *values_alt, int64_t n, void *tables_temp, cudaStream_t stream,
                                   int *result_in_alt)
