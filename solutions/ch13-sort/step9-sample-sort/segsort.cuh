@@ -42,8 +42,8 @@ struct ss_segsort {
     int *npieces;                   /* [K][2] */
     unsigned int *tiles;            /* [K][2] */
     int64_t *seg_out_h, *seg_out_d; /* [K][F + 1]: segment f of chunk j at Z + seg_out[f] */
-    unsigned int *zeroed_d;         /* tile counters [PASSES], histograms [F][PASSES][RADIX], status */
-    unsigned int *starts_d;         /* [F][PASSES][RADIX]: digit d's first place in pass p of segment f */
+    unsigned int *zeroed_d;         /* tile counters [ONESWEEP_PASSES], histograms [F][ONESWEEP_PASSES][ONESWEEP_RADIX], status */
+    unsigned int *starts_d;         /* [F][ONESWEEP_PASSES][ONESWEEP_RADIX]: digit d's first place in pass p of segment f */
     size_t zeroed_words;            /* room for the zeroed part */
 };
 
@@ -66,11 +66,11 @@ static __device__ __forceinline__ int piece_of(const ss_piece *pieces, int npiec
 /* Every segment's digit counts of the passes to run, in one read of the first
  * pass's input: each block a run of consecutive tiles, counted in shared
  * memory and added to the segment's global counts when the segment changes. */
-__global__ void __launch_bounds__(HISTOGRAM_THREADS)
+__global__ void __launch_bounds__(ONESWEEP_HISTOGRAM_THREADS)
     seg_histograms_kernel(const unsigned int *in, const ss_piece *pieces, int npieces, unsigned int tiles,
                           unsigned int passes, unsigned int *hist)
 {
-    __shared__ unsigned int s_count[PASSES * RADIX];
+    __shared__ unsigned int s_count[ONESWEEP_PASSES * ONESWEEP_RADIX];
     const unsigned int per = (tiles + gridDim.x - 1) / gridDim.x, t0 = blockIdx.x * per;
     const unsigned int t1 = min(tiles, t0 + per);
     int seg = -1;
@@ -78,39 +78,39 @@ __global__ void __launch_bounds__(HISTOGRAM_THREADS)
         const ss_piece p = pieces[piece_of(pieces, npieces, t)];
         if ((int)p.seg != seg) { /* the same for every thread: the block moves on together */
             __syncthreads();
-            for (int i = threadIdx.x; i < PASSES * RADIX && seg >= 0; i += blockDim.x)
+            for (int i = threadIdx.x; i < ONESWEEP_PASSES * ONESWEEP_RADIX && seg >= 0; i += blockDim.x)
                 if (s_count[i] != 0)
-                    atomicAdd(&hist[(size_t)seg * PASSES * RADIX + i], s_count[i]);
+                    atomicAdd(&hist[(size_t)seg * ONESWEEP_PASSES * ONESWEEP_RADIX + i], s_count[i]);
             __syncthreads();
-            for (int i = threadIdx.x; i < PASSES * RADIX; i += blockDim.x)
+            for (int i = threadIdx.x; i < ONESWEEP_PASSES * ONESWEEP_RADIX; i += blockDim.x)
                 s_count[i] = 0;
             __syncthreads();
             seg = (int)p.seg;
         }
-        const int64_t base = p.from + (int64_t)(t - p.first_tile) * TILE;
-        const unsigned int valid = min((unsigned int)TILE, p.len - (t - p.first_tile) * TILE);
+        const int64_t base = p.from + (int64_t)(t - p.first_tile) * ONESWEEP_TILE;
+        const unsigned int valid = min((unsigned int)ONESWEEP_TILE, p.len - (t - p.first_tile) * ONESWEEP_TILE);
         for (unsigned int i = threadIdx.x; i < valid; i += blockDim.x) {
             const unsigned int key = in[base + i];
             for (unsigned int q = 0; q < passes; q++)
-                atomicAdd(&s_count[q * RADIX + digit_of(key, q * DIGIT_BITS)], 1u);
+                atomicAdd(&s_count[q * ONESWEEP_RADIX + onesweep_digit(key, q * ONESWEEP_DIGIT_BITS)], 1u);
         }
     }
     __syncthreads();
-    for (int i = threadIdx.x; i < PASSES * RADIX && seg >= 0; i += blockDim.x)
+    for (int i = threadIdx.x; i < ONESWEEP_PASSES * ONESWEEP_RADIX && seg >= 0; i += blockDim.x)
         if (s_count[i] != 0)
-            atomicAdd(&hist[(size_t)seg * PASSES * RADIX + i], s_count[i]);
+            atomicAdd(&hist[(size_t)seg * ONESWEEP_PASSES * ONESWEEP_RADIX + i], s_count[i]);
 }
 
 /* One block per segment: in each pass, where each digit's run of the segment
  * starts (the segment's start, then an exclusive scan of its counts). */
-__global__ void __launch_bounds__(RADIX)
+__global__ void __launch_bounds__(ONESWEEP_RADIX)
     seg_plan_kernel(const unsigned int *hist, const int64_t *seg_out, unsigned int passes, unsigned int *starts)
 {
-    __shared__ unsigned int s_scan[RADIX / 32];
+    __shared__ unsigned int s_scan[ONESWEEP_RADIX / 32];
     const unsigned int f = blockIdx.x;
     for (unsigned int p = 0; p < passes; p++) {
-        const size_t at = ((size_t)f * PASSES + p) * RADIX + threadIdx.x;
-        starts[at] = (unsigned int)seg_out[f] + scan_digits(hist[at], s_scan);
+        const size_t at = ((size_t)f * ONESWEEP_PASSES + p) * ONESWEEP_RADIX + threadIdx.x;
+        starts[at] = (unsigned int)seg_out[f] + onesweep_scan_digits(hist[at], s_scan);
     }
 }
 
@@ -125,49 +125,49 @@ typedef struct {
 } seg_pass_args;
 
 /* Step 7's pass, tile by tile, inside the tile's segment: the same phases
- * (count, publish, rank, look back, scatter), the look-back's chain and the
+ * (count, onesweep_publish, rank, look back, scatter), the look-back's chain and the
  * digits' places those of the segment. */
 static __device__ __forceinline__ void seg_pass(const seg_pass_args a, const unsigned int pass, const int has_values)
 {
-    extern __shared__ unsigned int s_tile[];       /* the tile sorted by digit: keys [TILE], values [TILE] */
-    __shared__ unsigned int s_warp[WARPS * RADIX]; /* [warp][digit]: counts, then where its keys go */
-    __shared__ unsigned int s_offset[RADIX], s_scan[RADIX / 32], s_tile_id;
+    extern __shared__ unsigned int s_tile[];       /* the tile sorted by digit: keys [ONESWEEP_TILE], values [ONESWEEP_TILE] */
+    __shared__ unsigned int s_warp[ONESWEEP_WARPS * ONESWEEP_RADIX]; /* [warp][digit]: counts, then where its keys go */
+    __shared__ unsigned int s_offset[ONESWEEP_RADIX], s_scan[ONESWEEP_RADIX / 32], s_tile_id;
     __shared__ ss_piece s_piece;
-    const unsigned int shift = pass * DIGIT_BITS, d = threadIdx.x; /* d: this thread's digit, if < RADIX */
-    const unsigned int tile = take_tile(a.tile_counter + pass, &s_tile_id);
+    const unsigned int shift = pass * ONESWEEP_DIGIT_BITS, d = threadIdx.x; /* d: this thread's digit, if < ONESWEEP_RADIX */
+    const unsigned int tile = onesweep_take_tile(a.tile_counter + pass, &s_tile_id);
     if (threadIdx.x == 0)
         s_piece = a.pieces[piece_of(a.pieces, a.npieces, tile)];
     __syncthreads();
     const ss_piece p = s_piece;
     const unsigned int chain = tile - p.seg_first_tile; /* this tile's place in its segment's chain */
-    const int64_t base = p.from + (int64_t)(tile - p.first_tile) * TILE;
-    const unsigned int valid = min((unsigned int)TILE, p.len - (tile - p.first_tile) * TILE);
-    unsigned int *status = a.status + pass * LOOKBACK_WORDS(a.tiles) + (size_t)p.seg_first_tile * RADIX;
-    const unsigned int bucket = d < RADIX ? a.starts[((size_t)p.seg * PASSES + pass) * RADIX + d] : 0;
+    const int64_t base = p.from + (int64_t)(tile - p.first_tile) * ONESWEEP_TILE;
+    const unsigned int valid = min((unsigned int)ONESWEEP_TILE, p.len - (tile - p.first_tile) * ONESWEEP_TILE);
+    unsigned int *status = a.status + pass * ONESWEEP_LOOKBACK_WORDS(a.tiles) + (size_t)p.seg_first_tile * ONESWEEP_RADIX;
+    const unsigned int bucket = d < ONESWEEP_RADIX ? a.starts[((size_t)p.seg * ONESWEEP_PASSES + pass) * ONESWEEP_RADIX + d] : 0;
     unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD];
-    load_tile(a.keys_in + base, 0, valid, key, 0xffffffffu); /* padding: digit 255, ranked last */
-    const unsigned int count = count_digits(key, shift, s_warp);
+    onesweep_load_tile(a.keys_in + base, 0, valid, key, 0xffffffffu); /* padding: digit 255, ranked last */
+    const unsigned int count = onesweep_count_digits(key, shift, s_warp);
     /* a piece's last tile is short, and its padding must not count for the tiles after it (step 7's
      * only short tile is the last one) */
-    const unsigned int real = d == RADIX - 1 ? count - (TILE - valid) : count;
-    if (d < RADIX) /* at once: the tiles after this one may be waiting */
-        publish(status, chain, d, (chain == 0 ? STATUS_INCLUSIVE : STATUS_AGGREGATE) | real);
-    const unsigned int start = place_digits(count, s_warp, s_scan);
-    rank_tile(key, rank, shift, s_warp + threadIdx.x / 32 * RADIX);
+    const unsigned int real = d == ONESWEEP_RADIX - 1 ? count - (ONESWEEP_TILE - valid) : count;
+    if (d < ONESWEEP_RADIX) /* at once: the tiles after this one may be waiting */
+        onesweep_publish(status, chain, d, (chain == 0 ? ONESWEEP_STATUS_INCLUSIVE : ONESWEEP_STATUS_AGGREGATE) | real);
+    const unsigned int start = onesweep_place_digits(count, s_warp, s_scan);
+    onesweep_rank_tile(key, rank, shift, s_warp + threadIdx.x / 32 * ONESWEEP_RADIX);
 #pragma unroll
     for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
         s_tile[rank[u]] = key[u];
     if (has_values) {
         unsigned int value[ONESWEEP_KEYS_PER_THREAD];
-        load_tile(a.values_in + base, 0, valid, value, 0);
+        onesweep_load_tile(a.values_in + base, 0, valid, value, 0);
 #pragma unroll
         for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
-            s_tile[TILE + rank[u]] = value[u];
+            s_tile[ONESWEEP_TILE + rank[u]] = value[u];
     }
-    if (d < RADIX) /* the chunk-relative place of the tile's key i of digit d: s_offset[d] + i */
-        s_offset[d] = bucket + look_back(status, chain, d, real) - start;
+    if (d < ONESWEEP_RADIX) /* the chunk-relative place of the tile's key i of digit d: s_offset[d] + i */
+        s_offset[d] = bucket + onesweep_look_back(status, chain, d, real) - start;
     __syncthreads();
-    scatter_tile(s_tile, s_tile + TILE, s_offset, shift, valid, a.m, a.keys_out, a.values_out, has_values);
+    onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, valid, a.m, a.keys_out, a.values_out, has_values);
 }
 
 __global__ __launch_bounds__(ONESWEEP_THREADS, ONESWEEP_MIN_BLOCKS) void seg_pass_keys(const seg_pass_args a,
@@ -187,14 +187,14 @@ __global__ __launch_bounds__(ONESWEEP_THREADS, ONESWEEP_MIN_BLOCKS) void seg_pas
 /* The passes a chunk sorted on `bits` bits takes: at least one (it gathers the pieces). */
 static unsigned int seg_passes(unsigned int bits)
 {
-    return bits <= DIGIT_BITS ? 1 : (bits + DIGIT_BITS - 1) / DIGIT_BITS;
+    return bits <= ONESWEEP_DIGIT_BITS ? 1 : (bits + ONESWEEP_DIGIT_BITS - 1) / ONESWEEP_DIGIT_BITS;
 }
 
 /* The device words of the zeroed part for a chunk of up to `room` keys in `pieces` pieces. */
 static size_t seg_zeroed_words(int64_t room, int pieces, int F)
 {
-    const size_t tiles = (size_t)((room + TILE - 1) / TILE) + (size_t)pieces;
-    return SEG_COUNTERS + (size_t)F * PASSES * RADIX + PASSES * LOOKBACK_WORDS(tiles);
+    const size_t tiles = (size_t)((room + ONESWEEP_TILE - 1) / ONESWEEP_TILE) + (size_t)pieces;
+    return SEG_COUNTERS + (size_t)F * ONESWEEP_PASSES * ONESWEEP_RADIX + ONESWEEP_PASSES * ONESWEEP_LOOKBACK_WORDS(tiles);
 }
 
 /* Appends a piece of len keys at `from` of segment seg; returns the tiles it adds. */
@@ -208,7 +208,7 @@ static unsigned int add_piece(ss_piece *list, int *n, int64_t from, int64_t len,
     list[*n] = (ss_piece){.from = from, .len = (unsigned int)len, .first_tile = tiles_before, .seg = seg,
                           .seg_first_tile = *seg_first};
     (*n)++;
-    return (unsigned int)((len + TILE - 1) / TILE);
+    return (unsigned int)((len + ONESWEEP_TILE - 1) / ONESWEEP_TILE);
 }
 
 /* Chunk j's tables from the layout: the first pass's pieces (segment f's
@@ -259,19 +259,19 @@ static const char *seg_sort_chunk(ss_rank *r, const ss_config *c, const ss_plan 
     unsigned int *A = r->keys + at, *Z = r->part_k + at;
     unsigned int *Av = pairs ? r->values + at : NULL, *Zv = pairs ? r->part_v + at : NULL;
     const unsigned int passes = seg_passes(bits), tiles = t->tiles[2 * j] > t->tiles[2 * j + 1] ? t->tiles[2 * j] : t->tiles[2 * j + 1];
-    const size_t zeroed = SEG_COUNTERS + (size_t)F * PASSES * RADIX + passes * LOOKBACK_WORDS(tiles);
+    const size_t zeroed = SEG_COUNTERS + (size_t)F * ONESWEEP_PASSES * ONESWEEP_RADIX + passes * ONESWEEP_LOOKBACK_WORDS(tiles);
     if (zeroed > t->zeroed_words)
         return "a chunk has more tiles than its sort's tables were made for: the splitters missed";
-    unsigned int *hist = t->zeroed_d + SEG_COUNTERS, *status = hist + (size_t)F * PASSES * RADIX;
+    unsigned int *hist = t->zeroed_d + SEG_COUNTERS, *status = hist + (size_t)F * ONESWEEP_PASSES * ONESWEEP_RADIX;
     const ss_piece *pieces0 = t->pieces_d + (size_t)(2 * j) * t->max_pieces;
     CUDA_CHECK(cudaMemsetAsync(t->zeroed_d, 0, sizeof(unsigned int) * zeroed, r->sort_stream));
     int sms = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, r->device));
     const unsigned int hist_blocks = t->tiles[2 * j] < (unsigned int)sms * 4 ? t->tiles[2 * j] : (unsigned int)sms * 4;
-    seg_histograms_kernel<<<hist_blocks, HISTOGRAM_THREADS, 0, r->sort_stream>>>(A, pieces0, t->npieces[2 * j],
+    seg_histograms_kernel<<<hist_blocks, ONESWEEP_HISTOGRAM_THREADS, 0, r->sort_stream>>>(A, pieces0, t->npieces[2 * j],
                                                                                  t->tiles[2 * j], passes, hist);
     CUDA_CHECK_LAUNCH();
-    seg_plan_kernel<<<F, RADIX, 0, r->sort_stream>>>(hist, t->seg_out_d + (size_t)j * (F + 1), passes, t->starts_d);
+    seg_plan_kernel<<<F, ONESWEEP_RADIX, 0, r->sort_stream>>>(hist, t->seg_out_d + (size_t)j * (F + 1), passes, t->starts_d);
     CUDA_CHECK_LAUNCH();
     for (unsigned int p = 0; p < passes; p++) {
         const int later = p > 0;
@@ -280,7 +280,7 @@ static const char *seg_sort_chunk(ss_rank *r, const ss_config *c, const ss_plan 
                            .starts = t->starts_d, .tile_counter = t->zeroed_d, .status = status,
                            .npieces = t->npieces[2 * j + later], .m = (unsigned int)m, .tiles = tiles};
         const unsigned int grid = t->tiles[2 * j + later];
-        const size_t shared = sizeof(unsigned int) * TILE * (pairs ? 2 : 1);
+        const size_t shared = sizeof(unsigned int) * ONESWEEP_TILE * (pairs ? 2 : 1);
         if (pairs)
             seg_pass_pairs<<<grid, ONESWEEP_THREADS, shared, r->sort_stream>>>(a, p);
         else
@@ -327,10 +327,10 @@ static const char *seg_setup(ss_rank *r, const ss_config *c, int64_t room, void 
     t->seg_out_d = (int64_t *)take(r, sizeof(int64_t) * (size_t)K * (F + 1));
     t->zeroed_words = seg_zeroed_words(room, t->max_pieces, F);
     t->zeroed_d = (unsigned int *)take(r, sizeof(unsigned int) * t->zeroed_words);
-    t->starts_d = (unsigned int *)take(r, sizeof(unsigned int) * (size_t)F * PASSES * RADIX);
+    t->starts_d = (unsigned int *)take(r, sizeof(unsigned int) * (size_t)F * ONESWEEP_PASSES * ONESWEEP_RADIX);
     r->segsort = t;
-    const char *why = lab_fit_kernel((const void *)seg_pass_keys, ONESWEEP_THREADS, sizeof(unsigned int) * TILE);
-    return why != NULL ? why : lab_fit_kernel((const void *)seg_pass_pairs, ONESWEEP_THREADS, 2 * sizeof(unsigned int) * TILE);
+    const char *why = lab_fit_kernel((const void *)seg_pass_keys, ONESWEEP_THREADS, sizeof(unsigned int) * ONESWEEP_TILE);
+    return why != NULL ? why : lab_fit_kernel((const void *)seg_pass_pairs, ONESWEEP_THREADS, 2 * sizeof(unsigned int) * ONESWEEP_TILE);
 }
 
 static void seg_teardown(ss_rank *r)
