@@ -100,7 +100,7 @@ static ss_config config_of(const run_opts *ro, int G, int64_t N, int with_values
     c.local = (ss_local)lab_name_index(ro->local, STEP->locals);
     c.link = ro->ranks > 0 ? SS_LINK_COPIES : SS_LINK_NCCL;
     c.K = ro->chunks > 0 ? ro->chunks : plan_default_chunks(G);
-    c.F = c.local == SS_LOCAL_CUB ? 1 : ro->fine > 0 ? ro->fine : plan_default_fine(G, c.K);
+    c.F = ro->fine > 0 ? ro->fine : c.local == SS_LOCAL_CUB ? 1 : plan_default_fine(G, c.K);
     c.timeout_s = (double)ro->timeout_s;
     return c;
 }
@@ -116,15 +116,15 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
         {.name = "--gpus", .kind = LAB_ARG_INT, .at = &ro->gpus, .lo = 1, .hi = PLAN_MAX_RANKS, .metavar = "G",
          .help = "GPUs this one process drives, over NCCL"},
         {.name = "--ranks", .kind = LAB_ARG_INT, .at = &ro->ranks, .lo = 1, .hi = 64, .metavar = "R",
-         .help = "R ranks on one GPU, exchanging by device copies (0: off)"},
+         .help = "R ranks on one GPU, exchanging by device copies (default: off)"},
         {.name = "--chunks", .kind = LAB_ARG_INT, .at = &ro->chunks, .lo = 1, .hi = PLAN_MAX_BUCKETS, .metavar = "K",
-         .help = "chunks per rank: rounds of the exchange, each sorted as it arrives (0: 4, or 1 on one rank)"},
+         .help = "chunks per rank: rounds of the exchange, each sorted as it arrives (default: 4, 1 on one rank)"},
         {.name = "--fine", .kind = LAB_ARG_INT, .at = &ro->fine, .lo = 1, .hi = PLAN_MAX_FINE, .metavar = "F",
-         .help = "sub-buckets per chunk: the radix cut, segments of its sort (0: up to 64)"},
+         .help = "sub-buckets per chunk: the radix cut, segments of its sort (default: up to 64)"},
         {.name = "--local", .kind = LAB_ARG_NAME, .at = &ro->local, .names = STEP->locals, .metavar = "L",
          .help = "the local sort: step 7's over the sub-buckets, or CUB's on the whole chunk"},
         {.name = "--timeout", .kind = LAB_ARG_INT, .at = &ro->timeout_s, .lo = 1, .hi = 86400, .metavar = "S",
-         .help = "seconds one sort may take before the watchdog stops it (0: 5 plus 1 per GB of a share)"},
+         .help = "seconds a sort may take before the watchdog stops it (default: 5 plus 1 a GB of share)"},
     };
     lab_parse_step(argc, argv, &STEP->lab, "", 5, opts, (int)(sizeof opts / sizeof opts[0]), &ro->run);
     if (ro->ranks > 0 && (ro->gpus > 1 || w->size > 1)) {
