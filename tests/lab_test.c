@@ -3,6 +3,11 @@
 
 const uint64_t lab_test_seeds[LAB_TEST_NSEEDS] = {20240601, 77, 4242};
 
+uint64_t lab_test_seed(int i)
+{
+    return lab_test_seeds[i % LAB_TEST_NSEEDS];
+}
+
 void lab_test_need_gpu(void)
 {
     char why[256];

@@ -24,4 +24,7 @@ void lab_test_need_gpu(void);
 #define LAB_TEST_NSEEDS 3
 extern const uint64_t lab_test_seeds[LAB_TEST_NSEEDS];
 
+/* The i-th seed of a test's runs (i >= 0): the fixed seeds in turn. */
+uint64_t lab_test_seed(int i);
+
 #endif

@@ -1,13 +1,8 @@
-/* Exercise made from solutions/ch10-reduction/step1-simple/reduce.cu by `make exercises` (sum 58592919): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step1-simple` help. */
+/* Exercise made from solutions/ch10-reduction/step1-simple/reduce.cu by `make exercises` (sum 3697978603): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step1-simple` help. */
 /* reduce.cu - ch10 step 1: the chapter's first kernel, a reduction tree in one
  * block of N/2 threads that sums N floats in place, the stride doubling from 1.
  * Figs 10.6, 10.7 (the sequential loop of Fig 10.2 is the CPU reference). */
 #include "reduce_device.cuh"
-
-/* What this step is, for ./run and the tests (reduce_step, common/reduce.h). */
-const reduce_step reduce_step_info = {
-    .block = 1024, .coarsen = 1, .one_block = 1, .check = reduce_one_block_check, .book = &reduce_fig_10_6,
-    .opts = REDUCE_ONE_BLOCK_SPEC("Step 1 runs Fig 10.6 as printed (it sums in place); --example draws Fig 10.7.\n")};
 
 /* Fig 10.6: thread t owns input[2t] (Fig 10.7); in the time step with stride s
  * the threads whose index is a multiple of s add the partial sum s elements to
@@ -25,3 +20,18 @@ const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_param
 {
     return reduce_launch_one_block(SimpleSumReductionKernel, input_d, n, output_d, p);
 }
+
+/* What this step is, for ./run and the tests (reduce_step, reduce.h). */
+const reduce_step reduce_step_info = {
+    .lab = {.about = "Step 1 runs Fig 10.6 as printed (it sums in place); --example draws Fig 10.7.\n"
+                     REDUCE_ONE_BLOCK_HELP,
+            .default_n = 2 * REDUCE_MAX_BLOCK,
+            .max_n = 2 * REDUCE_MAX_BLOCK,
+            .max_n_why = REDUCE_ONE_BLOCK_MAX_N_WHY},
+    .takes = REDUCE_TAKES_ONE_BLOCK,
+    .block = REDUCE_MAX_BLOCK,
+    .coarsen = 1,
+    .one_block = 1,
+    .check = reduce_one_block_check,
+    .book = &reduce_fig_10_6,
+};

@@ -3,11 +3,6 @@
  * each element once and the input is left unchanged. Figs 10.10, 10.11. */
 #include "reduce_device.cuh"
 
-/* What this step is, for ./run and the tests (reduce_step, common/reduce.h). */
-const reduce_step reduce_step_info = {
-    .block = 1024, .coarsen = 1, .one_block = 1, .check = reduce_one_block_check, .book = &reduce_fig_10_11,
-    .opts = REDUCE_ONE_BLOCK_SPEC("Step 3 runs Fig 10.11 (blockDim.x for BLOCK_DIM); --example draws Fig 10.10.\n")};
-
 /* Fig 10.11: thread t adds input[t] and input[t + blockDim.x] into input_s[t]
  * (the first time step, Fig 10.10), then Fig 10.9's tree runs in input_s.
  * counters: NULL, or ./run --analyze's. */
@@ -39,3 +34,18 @@ const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_param
 {
     return reduce_launch_one_block(SharedMemorySumReductionKernel, input_d, n, output_d, p);
 }
+
+/* What this step is, for ./run and the tests (reduce_step, reduce.h). */
+const reduce_step reduce_step_info = {
+    .lab = {.about = "Step 3 runs Fig 10.11 (blockDim.x for BLOCK_DIM); --example draws Fig 10.10.\n"
+                     REDUCE_ONE_BLOCK_HELP,
+            .default_n = 2 * REDUCE_MAX_BLOCK,
+            .max_n = 2 * REDUCE_MAX_BLOCK,
+            .max_n_why = REDUCE_ONE_BLOCK_MAX_N_WHY},
+    .takes = REDUCE_TAKES_ONE_BLOCK,
+    .block = REDUCE_MAX_BLOCK,
+    .coarsen = 1,
+    .one_block = 1,
+    .check = reduce_one_block_check,
+    .book = &reduce_fig_10_11,
+};

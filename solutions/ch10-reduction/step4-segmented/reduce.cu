@@ -4,13 +4,6 @@
  * Figs 10.12, 10.13. */
 #include "block_tree.cuh"
 
-/* What this step is, for ./run and the tests (reduce_step, common/reduce.h). */
-const reduce_step reduce_step_info = {
-    .block = 1024, .coarsen = 1, .n = 1 << 24, .check = reduce_segment_check,
-    .opts = REDUCE_ANY_N_SPEC(REDUCE_SEGMENT_OPTIONS, NULL,
-                              "Step 4 (Fig 10.13): a segment of 2 x --block elements per block, --block a power\n"
-                              "of two; a given --grid must cover N.\n")};
-
 /* Fig 10.13 lines 03-06: block b's segment starts at 2*blockDim.x*b; thread t
  * combines its two elements of it into input_s[t]. Elements past N count as
  * the operator's identity (the book assumes whole segments: errata E10.5). */
@@ -53,3 +46,16 @@ const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_param
     CUDA_CHECK_LAUNCH();
     return why;
 }
+
+/* What this step is, for ./run and the tests (reduce_step, reduce.h). */
+const reduce_step reduce_step_info = {
+    .lab = {.about = "Step 4 (Fig 10.13): a segment of 2 x --block elements per block, --block a power\n"
+                     "of two; a given --grid must cover N.\n" REDUCE_ANY_N_HELP,
+            .default_n = 1 << 24,
+            .max_n = REDUCE_MAX_N,
+            .max_n_why = REDUCE_MAX_N_WHY},
+    .takes = REDUCE_TAKES_SEGMENTS,
+    .block = 1024,
+    .coarsen = 1,
+    .check = reduce_segment_check,
+};
