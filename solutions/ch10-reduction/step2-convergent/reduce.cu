@@ -8,9 +8,9 @@
  * their own. counters: NULL, or ./run --analyze's. */
 __global__ void ConvergentSumReductionKernel(float *input, float *output, reduce_counters *counters)
 {
-    /* exercise: Fig 10.9 lines 02-08, the tree: thread t owns input[t]; for stride = blockDim.x, halving down to 1, the first stride threads add the element stride to the right of their own into it; a barrier ends every time step */
-    /* hint: three lines differ from step 1's loop: i = threadIdx.x; the stride starts at blockDim.x and halves while stride >= 1; the active threads are threadIdx.x < stride */
-    /* hint: inside the if: input[i] += input[i + stride]; and reduce_analyze(counters, stride, &input[i], &input[i + stride], &input[i]); __syncthreads() after the if, in the loop */
+    /* exercise: Fig 10.9 lines 02-08, the tree: thread t owns input[i], i = threadIdx.x; for stride = blockDim.x, halving down to 1, the first stride threads add input[i + stride] into input[i] and then call reduce_analyze(counters, stride, &input[i], &input[i + stride], &input[i]) (what --analyze and --example count); a barrier ends every time step */
+    /* hint: three lines differ from step 1's loop: where a thread's element is, where the stride starts and which way it goes, and which threads are active; the add, the reduce_analyze call and the barrier stay as they are */
+    /* hint: the loop runs while stride >= 1, halving; the active threads are threadIdx.x < stride, side by side, so whole warps fall idle together; __syncthreads() stays after the if, inside the loop */
     unsigned int i = threadIdx.x; /* line 02: adjacent owners, adjacent positions */
     for (unsigned int stride = blockDim.x; stride >= 1; stride /= 2) {
         if (threadIdx.x < stride) { /* line 04: the active threads are the first stride ones */

@@ -12,15 +12,11 @@
 __device__ reduce_t sumCommSingleWarp(volatile reduce_t *shArr, reduce_kind kind)
 {
     int idx = threadIdx.x % warpSize; /* the lane index in the warp */
-    /* exercise: the listing's first version: for offset 16, 8, 4, 2, 1 (one line each), the lanes idx < offset do shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + offset]); no barrier: the warp is assumed to run in lock-step */
-    /* hint: five lines: if (idx < 16) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 16]); then 8, 4, 2, and the last one for idx == 0 */
     if (idx < 16) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 16]);
     if (idx < 8) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 8]);
     if (idx < 4) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 4]);
     if (idx < 2) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 2]);
     if (idx == 0) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 1]);
-    /* exercise stub: (void)idx; */
-    /* end exercise */
     return shArr[0];
 }
 
@@ -58,9 +54,9 @@ __global__ void sumCommSingleBlockWithWarps(const reduce_t *a, reduce_t *out, in
     r[idx] = listing_grid_stride_partial(a, arraySize, kind);
     warp_reduce(&r[idx & ~(warpSize - 1)], kind, version); /* r + 32 x (this warp's index): 32 elements per warp */
     __syncthreads();
-    /* exercise: the listing's second level, in the first warp only (idx < warpSize): r[idx] = warp idx's result, r[idx*warpSize]; reduce r with warp_reduce(r, kind, version); thread 0 then combines r[0] into *out with reduce_atomic */
-    /* hint: a block of fewer than 1024 threads has fewer than 32 warps: where idx*warpSize >= blockDim.x there is no warp idx, so use reduce_identity(kind) (the listing pads with 0, right for a sum only) */
-    /* hint: the atomic is step 4's: any number of blocks combine into the same *out */
+    /* exercise: the listing's second level, in the first warp only (idx < warpSize): r[idx] = warp idx's result, r[idx*warpSize], or reduce_identity(kind) where the block has no warp idx (idx*warpSize >= blockDim.x); reduce r with warp_reduce(r, kind, version); thread 0 then combines r[0] into *out with reduce_atomic(kind, out, r[0]) */
+    /* hint: why the identity: a block of 256 threads has 8 warps, so lanes 8-31 of warp 0 have no warp to read; the listing pads with 0, right for a sum only (a max of negative numbers would come out 0) */
+    /* hint: why an atomic: the listing runs one block and writes *out = r[0]; here every block of the grid combines its result into the same *out, as in step 4 */
     if (idx < warpSize) { /* first warp only */
         r[idx] = idx * warpSize < blockDim.x ? r[idx * warpSize] : reduce_identity(kind);
         warp_reduce(r, kind, version);

@@ -14,7 +14,7 @@
 __device__ reduce_t sumCommSingleWarpSync(reduce_t *shArr, reduce_kind kind)
 {
     int idx = threadIdx.x % warpSize; /* the lane index in the warp */
-    /* exercise: step 6's sumCommSingleWarp (five guarded steps, offsets 16, 8, 4, 2, 1), with __syncwarp() before the first step, between the steps and before return shArr[0] */
+    /* exercise: step 6's sumCommSingleWarp (five guarded steps with reduce_combine, offsets 16, 8, 4, 2, 1), with __syncwarp() before the first step, between the steps and before return shArr[0] */
     /* hint: the first __syncwarp() orders the caller's writes to shArr (other lanes' partials) before the first step reads them */
     /* hint: one __syncwarp() per step is enough: within a step the writers (idx < offset) and the elements read (idx + offset >= offset) never overlap */
     __syncwarp();
@@ -38,8 +38,9 @@ __device__ reduce_t sumCommSingleWarpSync(reduce_t *shArr, reduce_kind kind)
  * and wait for each other). Lane 0 ends with the warp's result. */
 __device__ reduce_t warpReduceShfl(reduce_t val, reduce_kind kind)
 {
-    /* exercise: for offset = warpSize/2, halving while > 0: combine into val the val of the lane offset above, __shfl_down_sync(0xffffffff, val, offset) */
-    /* hint: val = reduce_combine(kind, val, __shfl_down_sync(0xffffffff, val, offset)); five times, offsets 16, 8, 4, 2, 1 */
+    /* exercise: for offset = warpSize/2, halving while > 0: combine into val, with reduce_combine, the val of the lane offset above, read with __shfl_down_sync(0xffffffff, val, offset) */
+    /* hint: __shfl_down_sync hands each lane the register of lane idx + offset as it was when all 32 lanes named in the mask 0xffffffff reached the call: no shared memory, and no other barrier */
+    /* hint: only lane 0 ends with the warp's result; a lane whose idx + offset is past lane 31 gets its own val back and computes a value nobody reads */
     for (int offset = warpSize / 2; offset > 0; offset /= 2)
         val = reduce_combine(kind, val, __shfl_down_sync(0xffffffff, val, offset));
     /* exercise stub: (void)kind; */

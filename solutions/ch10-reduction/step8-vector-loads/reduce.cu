@@ -15,10 +15,10 @@ static __device__ __forceinline__ reduce_t vector_partial(const reduce_t *a, int
     const int64_t stride = (int64_t)blockDim.x * gridDim.x;
     const int64_t first = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     reduce_t sum = reduce_identity(kind);
-    /* exercise: the vector loop: for i = first, i < arraySize / 4, i += stride, load the int4 ((const int4 *)a)[i] and combine its four elements .x .y .z .w into sum; then the tail: the elements from arraySize / 4 * 4 on, strided the same way, one at a time */
-    /* hint: combine the four as ((x op y) op (z op w)) with reduce_combine: two independent combines first shorten the chain of dependent ones */
+    /* exercise: the vector loop: for i = first, i < arraySize / 4, i += stride, load the int4 ((const int4 *)a)[i] and combine its four elements .x .y .z .w into sum with reduce_combine; then the tail: the elements from arraySize / 4 * 4 on, strided the same way, one at a time */
+    /* hint: combine the four as (x op y) op (z op w): two independent combines first shorten the chain of dependent ones */
     /* hint: #pragma unroll 2 on the vector loop keeps two 16-byte loads in flight per thread; without it the loop waits for each load */
-    /* hint: the tail loop: for (int64_t i = arraySize / 4 * 4 + first; i < arraySize; i += stride) sum = reduce_combine(kind, sum, a[i]); */
+    /* hint: the tail is the last arraySize % 4 elements (at most 3), which no int4 covers: the listing's grid-stride loop again, over elements this time, starting where the int4s end */
     const int4 *a4 = (const int4 *)a;
 #pragma unroll 2
     for (int64_t i = first; i < arraySize / 4; i += stride) {
