@@ -138,7 +138,7 @@ typedef struct {
     const char *formula;       /* the book's formula (NULL when it gives none) */
     double (*formula_at)(double n); /* its value at N (formulas count N/64 whole warps: N >= 64) */
     const char *at_256, *at_2048; /* the number the book prints at N = 256, N = 2048 (NULL: none) */
-    const char *remark;           /* printed at any other N, or where the book gives words, not a number (NULL: none) */
+    const char *remark;           /* printed at any other N, or where the book gives words (NULL: none) */
 } reduce_book_row;
 
 /* What --analyze makes of the counters (reduce_analyze_counts): per time step

@@ -642,7 +642,8 @@ void reduce_test_counts(int64_t n, reduce_counters *c, reduce_analysis *a)
     void *out_d = lab_dev_poisoned(sizeof(reduce_t), "output_d");
     memset(c, 0, sizeof *c);
     c->base = (unsigned long long)(uintptr_t)in_d;
-    reduce_params p = {.kind = float_sum, .block = 1024, .coarsen = 1, .counters = lab_dev_upload(c, sizeof *c, "counters_d")};
+    reduce_params p = {
+        .kind = float_sum, .block = 1024, .coarsen = 1, .counters = lab_dev_upload(c, sizeof *c, "counters_d")};
     cr_assert_null(reduce_launch(in_d, n, out_d, &p));
     lab_dev_download(c, p.counters, sizeof *c);
     reduce_analyze_counts(c, STEP->book->strides_double, p.block, a);
