@@ -1,13 +1,8 @@
-/* Exercise made from solutions/ch10-reduction/step3-shared/reduce.cu by `make exercises` (sum 3477395619): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step3-shared` help. */
+/* Exercise made from solutions/ch10-reduction/step3-shared/reduce.cu by `make exercises` (sum 1070006126): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step3-shared` help. */
 /* reduce.cu - ch10 step 3: each thread adds its two elements while loading,
  * and the rest of step 2's tree runs in shared memory, so global memory sees
  * each element once and the input is left unchanged. Figs 10.10, 10.11. */
 #include "reduce_device.cuh"
-
-/* What this step is, for ./run and the tests (reduce_step, common/reduce.h). */
-const reduce_step reduce_step_info = {
-    .block = 1024, .coarsen = 1, .one_block = 1, .check = reduce_one_block_check, .book = &reduce_fig_10_11,
-    .opts = REDUCE_ONE_BLOCK_SPEC("Step 3 runs Fig 10.11 (blockDim.x for BLOCK_DIM); --example draws Fig 10.10.\n")};
 
 /* Fig 10.11: thread t adds input[t] and input[t + blockDim.x] into input_s[t]
  * (the first time step, Fig 10.10), then Fig 10.9's tree runs in input_s.
@@ -16,7 +11,7 @@ __global__ void SharedMemorySumReductionKernel(float *input, float *output, redu
 {
     __shared__ float input_s[REDUCE_MAX_BLOCK]; /* line 02: BLOCK_DIM in the book (errata E10.4) */
     unsigned int t = threadIdx.x;
-    /* TODO(1): Fig 10.11 lines 04-10: the first time step while loading (input_s[t] = input[t] + input[t + blockDim.x]), then the tree of step 2 in input_s, from stride blockDim.x/2, with the barrier at the top of the loop */
+    /* TODO(1): Fig 10.11 lines 04-10: the first time step while loading, input_s[t] = input[t] + input[t + blockDim.x], then reduce_analyze(counters, blockDim.x, &input[t], &input[t + blockDim.x], &input_s[t]); then step 2's tree in input_s from stride blockDim.x/2, the first stride threads adding input_s[t + stride] into input_s[t] and calling reduce_analyze(counters, stride, &input_s[t], &input_s[t + stride], &input_s[t]) (what --analyze and --example count), with the barrier at the top of the loop */
     input_s[t] = 0.0f;
     if (threadIdx.x == 0) {
         *output = input_s[0];
@@ -28,3 +23,18 @@ const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_param
 {
     return reduce_launch_one_block(SharedMemorySumReductionKernel, input_d, n, output_d, p);
 }
+
+/* What this step is, for ./run and the tests (reduce_step, reduce.h). */
+const reduce_step reduce_step_info = {
+    .lab = {.about = "Step 3 runs Fig 10.11 (blockDim.x for BLOCK_DIM); --example draws Fig 10.10.\n"
+                     REDUCE_ONE_BLOCK_HELP,
+            .default_n = 2 * REDUCE_MAX_BLOCK,
+            .max_n = 2 * REDUCE_MAX_BLOCK,
+            .max_n_why = REDUCE_ONE_BLOCK_MAX_N_WHY},
+    .takes = REDUCE_TAKES_ONE_BLOCK,
+    .block = REDUCE_MAX_BLOCK,
+    .coarsen = 1,
+    .one_block = 1,
+    .check = reduce_one_block_check,
+    .book = &reduce_fig_10_11,
+};

@@ -1,16 +1,9 @@
-/* Exercise made from solutions/ch10-reduction/step4-segmented/reduce.cu by `make exercises` (sum 2378310047): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step4-segmented` help. */
+/* Exercise made from solutions/ch10-reduction/step4-segmented/reduce.cu by `make exercises` (sum 3713667618): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step4-segmented` help. */
 /* reduce.cu - ch10 step 4: any number of blocks, each reducing its own
  * segment of 2 x blockDim.x elements with step 3's tree, then adding its
  * result into *output with one atomic; for any N and any operator.
  * Figs 10.12, 10.13. */
 #include "block_tree.cuh"
-
-/* What this step is, for ./run and the tests (reduce_step, common/reduce.h). */
-const reduce_step reduce_step_info = {
-    .block = 1024, .coarsen = 1, .n = 1 << 24, .check = reduce_segment_check,
-    .opts = REDUCE_ANY_N_SPEC(REDUCE_SEGMENT_OPTIONS, NULL,
-                              "Step 4 (Fig 10.13): a segment of 2 x --block elements per block, --block a power\n"
-                              "of two; a given --grid must cover N.\n")};
 
 /* Fig 10.13 lines 03-06: block b's segment starts at 2*blockDim.x*b; thread t
  * combines its two elements of it into input_s[t]. Elements past N count as
@@ -19,7 +12,7 @@ static __device__ __forceinline__ void load_segment(const reduce_t *input, int64
                                                     reduce_t *input_s)
 {
     unsigned int t = threadIdx.x;
-    /* TODO(1): Fig 10.13 lines 03-06: the block's segment start (2*blockDim.x*blockIdx.x, as int64_t) and this thread's first element i = segment + t; input_s[t] = input[i] combined with input[i + blockDim.x] */
+    /* TODO(1): Fig 10.13 lines 03-06, for any N and any operator: the block's segment starts at 2*blockDim.x*blockIdx.x (in int64_t) and this thread's first element is i = segment + t; input_s[t] = reduce_combine(kind, input[i], input[i + blockDim.x]), with reduce_identity(kind) standing in for an element whose index is >= N */
     input_s[t] = reduce_identity(kind);
 }
 
@@ -31,7 +24,7 @@ __global__ void SegmentedReductionKernel(const reduce_t *input, reduce_t *output
     load_segment(input, N, kind, input_s);
     block_tree(input_s, kind); /* lines 07-12: step 3's tree */
     if (threadIdx.x == 0) {
-        /* TODO(2): Fig 10.13 line 14: combine the block's result input_s[0] into *output atomically: every block does the same at the same time */
+        /* TODO(2): Fig 10.13 line 14, for any operator: combine the block's result input_s[0] into *output atomically, with reduce_atomic(kind, output, value) (reduce_device.cuh): every block does the same at the same time */
     }
 }
 
@@ -43,3 +36,16 @@ const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_param
     CUDA_CHECK_LAUNCH();
     return why;
 }
+
+/* What this step is, for ./run and the tests (reduce_step, reduce.h). */
+const reduce_step reduce_step_info = {
+    .lab = {.about = "Step 4 (Fig 10.13): a segment of 2 x --block elements per block, --block a power\n"
+                     "of two; a given --grid must cover N.\n" REDUCE_ANY_N_HELP,
+            .default_n = 1 << 24,
+            .max_n = REDUCE_MAX_N,
+            .max_n_why = REDUCE_MAX_N_WHY},
+    .takes = REDUCE_TAKES_SEGMENTS,
+    .block = 1024,
+    .coarsen = 1,
+    .check = reduce_segment_check,
+};

@@ -1,14 +1,8 @@
-/* Exercise made from solutions/ch10-reduction/step5-coarsened/reduce.cu by `make exercises` (sum 576300252): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step5-coarsened` help. */
+/* Exercise made from solutions/ch10-reduction/step5-coarsened/reduce.cu by `make exercises` (sum 3598379676): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step5-coarsened` help. */
 /* reduce.cu - ch10 step 5: each thread first combines 2 x COARSE_FACTOR
  * elements of a segment COARSE_FACTOR times longer, alone, with no barrier and
  * no shared memory; then step 4's tree and atomic. Figs 10.14, 10.15. */
 #include "block_tree.cuh" /* step 4's */
-
-/* What this step is, for ./run and the tests (reduce_step, common/reduce.h). */
-const reduce_step reduce_step_info = {
-    .block = 1024, .coarsen = 8, .n = 1 << 24, .check = reduce_coarsened_check,
-    .opts = REDUCE_ANY_N_SPEC(REDUCE_SEGMENT_OPTIONS | LAB_OPT_COARSEN, NULL,
-                              "Step 5 (Fig 10.15): --coarsen is COARSE_FACTOR; segments of 2 x coarsen x --block.\n")};
 
 /* Fig 10.15 lines 03-10: the segment of block b starts at
  * COARSE_FACTOR*2*blockDim.x*b; thread t combines its 2*COARSE_FACTOR elements,
@@ -20,7 +14,7 @@ static __device__ __forceinline__ void coarsened_load(const reduce_t *input, int
     unsigned int t = threadIdx.x;
     int64_t segment = (int64_t)COARSE_FACTOR * 2 * blockDim.x * blockIdx.x; /* line 03: COARSE_FACTOR x longer */
     int64_t i = segment + t;
-    /* TODO(1): Fig 10.15 lines 06-09: sum = input[i]; then for tile = 1 .. COARSE_FACTOR*2 - 1, combine input[i + tile*blockDim.x] into sum; input_s[t] = sum */
+    /* TODO(1): Fig 10.15 lines 06-09, for any N and any operator as in step 4: sum starts at input[i]; for tile = 1 .. COARSE_FACTOR*2 - 1, combine input[i + tile*blockDim.x] (index in int64_t) into sum with reduce_combine, reduce_identity(kind) standing in for an index >= N; then input_s[t] = sum */
     input_s[t] = reduce_identity(kind);
 }
 
@@ -45,3 +39,16 @@ const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_param
     CUDA_CHECK_LAUNCH();
     return why;
 }
+
+/* What this step is, for ./run and the tests (reduce_step, reduce.h). */
+const reduce_step reduce_step_info = {
+    .lab = {.about = "Step 5 (Fig 10.15): --coarsen is COARSE_FACTOR; segments of 2 x coarsen x --block.\n"
+                     REDUCE_ANY_N_HELP,
+            .default_n = 1 << 24,
+            .max_n = REDUCE_MAX_N,
+            .max_n_why = REDUCE_MAX_N_WHY},
+    .takes = REDUCE_TAKES_SEGMENTS | REDUCE_TAKES_COARSEN,
+    .block = 1024,
+    .coarsen = 8,
+    .check = reduce_coarsened_check,
+};

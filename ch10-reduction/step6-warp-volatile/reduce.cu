@@ -1,16 +1,10 @@
-/* Exercise made from solutions/ch10-reduction/step6-warp-volatile/reduce.cu by `make exercises` (sum 398039400): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step6-warp-volatile` help. */
+/* Exercise made from solutions/ch10-reduction/step6-warp-volatile/reduce.cu by `make exercises` (sum 3731490063): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step6-warp-volatile` help. */
 /* reduce.cu - ch10 step 6: the block's tree becomes the warp-synchronous
  * listing: each warp reduces its 32 partials through volatile shared memory
  * with no barrier, trusting its lanes to run in lock-step, which Volta's
  * independent thread scheduling no longer promises (README.md).
  * The listing sumCommSingleWarp / sumCommSingleBlockWithWarps (not in the book). */
 #include "listing.cuh"
-
-/* What this step is, for ./run and the tests (reduce_step, common/reduce.h). */
-const reduce_step reduce_step_info = {
-    .block = 1024, .coarsen = 8, .n = 1 << 24, .check = reduce_grid_stride_check,
-    .opts = REDUCE_WARP_SPEC(reduce_listing_variants,
-        "Step 6: the warp-synchronous listing; --variant v1|v2, its two versions.\n")};
 
 /* The listing's first version: each step halves the lanes whose result is
  * still needed. volatile: every read and write goes to shared memory, in
@@ -19,8 +13,11 @@ const reduce_step reduce_step_info = {
 __device__ reduce_t sumCommSingleWarp(volatile reduce_t *shArr, reduce_kind kind)
 {
     int idx = threadIdx.x % warpSize; /* the lane index in the warp */
-    /* TODO(2): the listing's first version: for offset 16, 8, 4, 2, 1 (one line each), the lanes idx < offset do shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + offset]); no barrier: the warp is assumed to run in lock-step */
-    (void)idx;
+    if (idx < 16) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 16]);
+    if (idx < 8) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 8]);
+    if (idx < 4) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 4]);
+    if (idx < 2) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 2]);
+    if (idx == 0) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 1]);
     return shArr[0];
 }
 
@@ -45,14 +42,40 @@ static __device__ __forceinline__ reduce_t warp_reduce(reduce_t *shArr, reduce_k
     return version == 2 ? sumCommSingleWarp16(shArr, kind) : sumCommSingleWarp(shArr, kind);
 }
 
-/* Each thread's share: the listing's loop. */
-static __device__ __forceinline__ reduce_t thread_partial(const reduce_t *a, int64_t arraySize, reduce_kind kind)
+/* The listing's kernel, over a grid: each thread combines its share of the
+ * input (the listing's loop), each warp reduces its 32 partials in r with
+ * warp_reduce, one __syncthreads(), warp 0 reduces the warps' results the
+ * same way, and thread 0 combines the block's into *out atomically (the
+ * listing, one block, writes *out = r[0]). version: --variant, 1 or 2. */
+__global__ void sumCommSingleBlockWithWarps(const reduce_t *a, reduce_t *out, int64_t arraySize, reduce_kind kind,
+                                            int version)
 {
-    return grid_stride_partial(a, arraySize, kind);
+    __shared__ reduce_t r[REDUCE_MAX_BLOCK]; /* blockSize in the listing */
+    int idx = threadIdx.x;
+    r[idx] = listing_grid_stride_partial(a, arraySize, kind);
+    warp_reduce(&r[idx & ~(warpSize - 1)], kind, version); /* r + 32 x (this warp's index): 32 elements per warp */
+    __syncthreads();
+    /* TODO(1): the listing's second level, in the first warp only (idx < warpSize): r[idx] = warp idx's result, r[idx*warpSize], or reduce_identity(kind) where the block has no warp idx (idx*warpSize >= blockDim.x); reduce r with warp_reduce(r, kind, version); thread 0 then combines r[0] into *out with reduce_atomic(kind, out, r[0]) */
 }
 
-/* The block: the listing's, over the warp_reduce above. */
-static __device__ __forceinline__ void block_reduce(reduce_t sum, reduce_t *out, reduce_kind kind, int version)
+const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_params *p)
 {
-    block_with_warps(sum, out, kind, version);
+    return listing_launch(sumCommSingleBlockWithWarps, input_d, n, output_d, p);
 }
+
+/* The --variant names: the listing's two versions of the warp's reduction (version 1, 2). */
+static const char *const listing_versions[] = {"v1", "v2", NULL};
+
+/* What this step is, for ./run and the tests (reduce_step, reduce.h). */
+const reduce_step reduce_step_info = {
+    .lab = {.about = "Step 6: the warp-synchronous listing; --variant v1|v2, its two versions.\n"
+                     REDUCE_GRID_STRIDE_HELP REDUCE_ANY_N_HELP,
+            .default_n = 1 << 24,
+            .max_n = REDUCE_MAX_N,
+            .max_n_why = REDUCE_MAX_N_WHY,
+            .variants = listing_versions},
+    .takes = REDUCE_TAKES_GRID_STRIDE,
+    .block = 1024,
+    .coarsen = 8,
+    .check = reduce_grid_stride_check,
+};

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "lab.h"
-#include "options.h"
+#include "step.h"
 
 LAB_BEGIN_C
 
@@ -76,7 +76,7 @@ static inline __host__ __device__ reduce_t reduce_identity(reduce_kind k)
 #define REDUCE_MAX_N ((int64_t)1 << 34)
 
 /* ./run --analyze and --example (steps 1-3): what the instrumented kernel
- * records (reduce_analyze, common/reduce_device.cuh). Slot s is the time step
+ * records (reduce_analyze, reduce_device.cuh). Slot s is the time step
  * whose stride is 2^s; an active thread sets its lane bit, each warp access to
  * global memory ORs in the 128-byte segments it touches (relative to base, the
  * input: N <= 2048 floats is at most 64 segments), and the first
@@ -114,7 +114,7 @@ const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_param
 
 /* ---- the step descriptor ------------------------------------------------- */
 
-/* A count --analyze measures (reduce_metric_value, common/reduce_host.c). */
+/* A count --analyze measures (reduce_metric_value, reduce_host.c). */
 typedef enum {
     REDUCE_SECTION,         /* not a count: the row is a heading */
     REDUCE_WARP_STEPS,      /* warps with an active thread, summed over time steps */
@@ -135,10 +135,10 @@ typedef struct {
     const reduce_book *book;   /* the figure it is about */
     reduce_metric metric;
     const char *label;         /* what is counted */
-    const char *formula;       /* the book's formula ("" when it gives none) */
+    const char *formula;       /* the book's formula (NULL when it gives none) */
     double (*formula_at)(double n); /* its value at N (formulas count N/64 whole warps: N >= 64) */
-    const char *at_256, *at_2048; /* the number the book prints at N = 256, N = 2048 ("" none) */
-    const char *remark;           /* printed at any other N, or where the book gives words, not a number */
+    const char *at_256, *at_2048; /* the number the book prints at N = 256, N = 2048 (NULL: none) */
+    const char *remark;           /* printed at any other N, or where the book gives words (NULL: none) */
 } reduce_book_row;
 
 /* What --analyze makes of the counters (reduce_analyze_counts): per time step
@@ -155,28 +155,53 @@ typedef struct {
 } reduce_analysis;
 
 /* The book's figure a single-block step implements; its rows are those of
- * reduce_book_rows (common/reduce_host.c) that name it. */
+ * reduce_book_rows (reduce_host.c) that name it. */
 struct reduce_book {
     const char *figure;     /* "Fig 10.6, the simple kernel" */
     const char *picture;    /* the figure --example draws from the kernel's records: "Fig 10.7" */
-    const char *first_step; /* what the first time step is, when the book says ("" none) */
+    const char *first_step; /* what the first time step is, when the book says (NULL: nothing) */
     int strides_double;     /* 1: the strides run 1, 2, 4, ... (Fig 10.6); 0: blockDim.x, ..., 1 */
     void (*note)(int64_t n, const reduce_analysis *a); /* what more the book says at this N (NULL: nothing) */
 };
 
+/* The options of chapter 10 a step may take, beyond the core's (-n, --seed,
+ * --reps, --csv, -q): reduce_step.takes, or'ed. The driver builds its option
+ * table from them; an option the chapter knows and the step does not take is
+ * refused by name. */
+enum {
+    REDUCE_TAKES_DIST = 1u << 0,    /* --dist D: the input's distribution */
+    REDUCE_TAKES_OP = 1u << 1,      /* --op OP (one_block steps: sum only) */
+    REDUCE_TAKES_TYPE = 1u << 2,    /* --type T (one_block steps: float only) */
+    REDUCE_TAKES_BLOCK = 1u << 3,   /* --block B */
+    REDUCE_TAKES_GRID = 1u << 4,    /* --grid G */
+    REDUCE_TAKES_COARSEN = 1u << 5, /* --coarsen C: COARSE_FACTOR (Fig 10.15) */
+    REDUCE_TAKES_VARIANT = 1u << 6, /* --variant V: one of lab.variants */
+    REDUCE_TAKES_ANALYZE = 1u << 7, /* --analyze: the book's counts (needs .book) */
+    REDUCE_TAKES_EXAMPLE = 1u << 8, /* --example: the book's picture (needs .book) */
+    /* the book's single-block kernels (steps 1-3) */
+    REDUCE_TAKES_ONE_BLOCK = REDUCE_TAKES_DIST | REDUCE_TAKES_OP | REDUCE_TAKES_TYPE | REDUCE_TAKES_BLOCK |
+                             REDUCE_TAKES_ANALYZE | REDUCE_TAKES_EXAMPLE,
+    /* one segment per block (steps 4-5 add --coarsen from step 5) */
+    REDUCE_TAKES_SEGMENTS = REDUCE_TAKES_DIST | REDUCE_TAKES_OP | REDUCE_TAKES_TYPE | REDUCE_TAKES_BLOCK |
+                            REDUCE_TAKES_GRID,
+    /* the grid-stride steps 6-8 */
+    REDUCE_TAKES_GRID_STRIDE = REDUCE_TAKES_SEGMENTS | REDUCE_TAKES_COARSEN | REDUCE_TAKES_VARIANT
+};
+
 /* What a step is, for the driver and the generic tests: each step's kernel
- * file defines its reduce_step_info, at the top, beside its launcher. */
+ * file defines its reduce_step_info, with designated initializers, at its end. */
 typedef struct {
-    int block;     /* --block's default */
-    int coarsen;   /* --coarsen's default (1 where the step takes no --coarsen) */
-    int one_block; /* 1: one block of N/2 threads, as the book's first kernels (steps 1-3) */
-    int64_t n;     /* -n's default; 0 with one_block: 2 x --block */
-    /* The launch check, pure host (common/reduce_host.c): NULL when these
-     * parameters can run, with p's grid, block and per_thread set; else why
-     * not, with the allowed range. ./run asks it before it looks for a GPU. */
+    lab_step lab;   /* --help's paragraph, -n's default (one_block: 2 x --block when -n is not given) and
+                       limit, the --variant names */
+    unsigned takes; /* REDUCE_TAKES_*: the chapter's options this step takes */
+    int block;      /* --block's default */
+    int coarsen;    /* --coarsen's default (1 where the step takes no --coarsen) */
+    int one_block;  /* 1: one block of N/2 threads summing floats, as the book's first kernels (steps 1-3) */
+    /* The launch check, pure host (common/ch10-reduction/reduce_host.c): NULL
+     * when these parameters can run, with p's grid, block and per_thread set;
+     * else why not, with the allowed range. ./run asks it before it looks for a GPU. */
     const char *(*check)(int64_t n, reduce_params *p);
     const reduce_book *book; /* steps 1-3: the book's analysis (--analyze, --example); else NULL */
-    lab_opt_spec opts;       /* the options it takes: kinds (--op, --type), --variant names, its --help paragraph */
 } reduce_step;
 
 extern const reduce_step reduce_step_info;

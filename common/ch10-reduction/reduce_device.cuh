@@ -49,7 +49,7 @@ static __global__ void reduce_identity_kernel(reduce_t *output, reduce_kind k)
 }
 
 /* Steps 4-8, before their kernel: the step's launch check (reduce_step_info,
- * common/reduce_host.c), then *output = the identity, into which every block
+ * reduce_host.c), then *output = the identity, into which every block
  * combines its result (the book assumes *output == 0 before the launch).
  * Returns the check's reason, NULL when the kernel may launch. */
 static inline const char *reduce_start(int64_t n, void *output_d, reduce_params *p)

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "devmem.h"
-#include "options.h"
 #include "reduce_host.h"
 #include "reduce_ref.h"
 #include "report.h"
@@ -22,14 +21,24 @@ static const char *const chapter_help =
     "(floats in [-1,1), ints +-1..1000). Integer inputs must match exactly (float sums while\n"
     "sum |x| < 2^24); other float sums within a bound from N, the launch shape and the values.\n";
 
+/* What ./run runs: the chapter's options (parse_args) point straight at these. */
+typedef struct {
+    reduce_params p;       /* --block, --grid, --coarsen; the kind from op and type */
+    const char *op, *type; /* --op, --type */
+    const char *dist;      /* --dist: the input's distribution */
+    const char *variant;   /* --variant ("": every form of the step in turn) */
+    int analyze, example;  /* --analyze, --example */
+} reduce_args;
+
 /* ---- one input, the reference and the check ------------------------------------ */
 
 /* The input of n elements from the seed and distribution, and what the CPU makes of it. */
-static reduce_t *make_input(const lab_opts *o, reduce_kind kind, int64_t n, reduce_ref_result *ref)
+static reduce_t *make_input(const lab_run *run, const reduce_args *a, reduce_kind kind, int64_t n,
+                            reduce_ref_result *ref)
 {
     reduce_t *x = (reduce_t *)lab_xmalloc(sizeof(reduce_t) * (size_t)(n > 0 ? n : 1));
-    lab_rng rng = lab_rng_seeded(o->seed);
-    reduce_make_input(o->dist, kind.type, &rng, x, n); /* the parser took only known distributions */
+    lab_rng rng = lab_rng_seeded(run->seed);
+    reduce_make_input(a->dist, kind.type, &rng, x, n); /* the parser took only known distributions */
     reduce_ref(kind, x, n, ref);
     return x;
 }
@@ -42,9 +51,9 @@ static int check_output(reduce_kind kind, const void *output_d, const reduce_ref
     return reduce_check(kind, *got, ref, reduce_tree_height(p), detail, len);
 }
 
-static void print_failure(const lab_opts *o, const char *detail)
+static void print_failure(const lab_run *run, const char *detail)
 {
-    if (!o->quiet)
+    if (!run->quiet)
         printf("  %s\n", detail);
     lab_print_todo_hint();
 }
@@ -65,24 +74,26 @@ static void launch(void *ctx)
 }
 
 /* The result line's parameters: the options the step takes, as the CSVs have them. */
-static void params_text(const lab_opts *o, const reduce_params *p, char *buf, size_t len)
+static void params_text(const reduce_args *a, const reduce_params *p, char *buf, size_t len)
 {
-    const lab_opt_spec *spec = &reduce_step_info.opts;
+    const reduce_step *s = &reduce_step_info;
     int at = snprintf(buf, len, "op=%s type=%s dist=%s block=%d grid=%d", reduce_op_name(p->kind.op),
-                      reduce_type_name(p->kind.type), o->dist, p->block, p->grid);
-    if (spec->options & LAB_OPT_COARSEN)
+                      reduce_type_name(p->kind.type), a->dist, p->block, p->grid);
+    if (s->takes & REDUCE_TAKES_COARSEN)
         at += snprintf(buf + at, len - (size_t)at, " coarsen=%d", p->coarsen);
-    if ((spec->options & LAB_OPT_VARIANT) && p->variant >= 1)
-        snprintf(buf + at, len - (size_t)at, " variant=%s", spec->variants[p->variant - 1]);
+    if ((s->takes & REDUCE_TAKES_VARIANT) && p->variant >= 1)
+        snprintf(buf + at, len - (size_t)at, " variant=%s", s->lab.variants[p->variant - 1]);
 }
 
 /* One run: checked once, then timed; the result line, PASS/FAIL. Returns an exit status. */
-static int run_one(const lab_opts *o, int64_t n, reduce_params p)
+static int run_one(const lab_run *run, const reduce_args *a, int64_t n, reduce_params p)
 {
     reduce_ref_result ref;
-    reduce_t *x = make_input(o, p.kind, n, &ref);
-    work w = {lab_dev_upload(x, sizeof(reduce_t) * (size_t)n, "input_d"),
-              lab_dev_poisoned(sizeof(reduce_t), "output_d"), n, p};
+    reduce_t *x = make_input(run, a, p.kind, n, &ref);
+    work w = {.input_d = lab_dev_upload(x, sizeof(reduce_t) * (size_t)n, "input_d"),
+              .output_d = lab_dev_poisoned(sizeof(reduce_t), "output_d"),
+              .n = n,
+              .p = p};
     const char *why = reduce_launch(w.input_d, n, w.output_d, &w.p);
     if (why != NULL) {
         fprintf(stderr, "./run: cannot run N = %lld: %s\n", (long long)n, why);
@@ -93,12 +104,13 @@ static int run_one(const lab_opts *o, int64_t n, reduce_params p)
     reduce_t got;
     const int pass = check_output(p.kind, w.output_d, &ref, &w.p, &got, detail, sizeof detail);
     /* the timed runs launch with what this run resolved (steps 1 and 2 work on their own leftovers: same work) */
-    const lab_timing t = lab_time_device(launch, &w, o->reps);
-    params_text(o, &w.p, params, sizeof params);
-    const lab_result r = {lab_step_name, params, n, 4.0 * (double)n, t, pass};
-    lab_print_result(o, &r);
-    if (!pass && !o->csv)
-        print_failure(o, detail);
+    const lab_timing t = lab_time_device(launch, &w, run->reps);
+    params_text(a, &w.p, params, sizeof params);
+    const lab_result r = {.step = lab_step_name, .params = params, .n = n, .bytes = 4.0 * (double)n, .time = t,
+                          .pass = pass};
+    lab_print_result(run, &r);
+    if (!pass && !run->csv)
+        print_failure(run, detail);
     lab_dev_free(w.input_d), lab_dev_free(w.output_d), free(x);
     return pass ? LAB_EXIT_PASS : LAB_EXIT_FAIL;
 }
@@ -116,9 +128,10 @@ typedef struct {
 } instrumented;
 
 /* Runs the step once on a fresh input with counters; 0, or LAB_EXIT_USAGE when it cannot run. */
-static int instrumented_run(const lab_opts *o, int64_t n, reduce_params p, instrumented *r)
+static int instrumented_run(const lab_run *run, const reduce_args *a, int64_t n, reduce_params p,
+                            instrumented *r)
 {
-    r->x = make_input(o, p.kind, n, &r->ref);
+    r->x = make_input(run, a, p.kind, n, &r->ref);
     void *input_d = lab_dev_upload(r->x, sizeof(reduce_t) * (size_t)n, "input_d");
     void *output_d = lab_dev_poisoned(sizeof(reduce_t), "output_d");
     memset(&r->c, 0, sizeof r->c);
@@ -143,8 +156,8 @@ static void print_time_steps(const reduce_book *book, const reduce_analysis *a)
     printf("  time step  stride  warps active  of them divergent  threads active  global requests\n");
     for (int k = 0; k < a->steps; k++)
         printf("  %9d  %6d  %12d  %17d  %14d  %15d%s%s\n", k + 1, a->stride[k], a->warps[k], a->divergent[k],
-               a->threads[k], a->requests[k], k == 0 && book->first_step[0] ? "  " : "",
-               k == 0 ? book->first_step : "");
+               a->threads[k], a->requests[k], k == 0 && book->first_step != NULL ? "  " : "",
+               k == 0 && book->first_step != NULL ? book->first_step : "");
 }
 
 /* One row: what was measured, the book's formula with its value at this N (the
@@ -157,11 +170,12 @@ static void print_book_row(const reduce_book_row *row, const reduce_analysis *a,
         return;
     }
     const double measured = reduce_metric_value(a, row->metric);
-    const int has_formula = row->formula[0] != '\0' && row->formula_at != NULL && n >= 64;
+    const int has_formula = row->formula != NULL && row->formula_at != NULL && n >= 64;
     const double value = has_formula ? row->formula_at((double)n) : 0.0;
-    const char *printed = n == 256 && row->at_256[0]     ? row->at_256
-                          : n == 2048 && row->at_2048[0] ? row->at_2048
-                                                         : row->remark;
+    const char *printed = n == 256 && row->at_256 != NULL     ? row->at_256
+                          : n == 2048 && row->at_2048 != NULL ? row->at_2048
+                          : row->remark != NULL               ? row->remark
+                                                              : "";
     char m[32], f[32] = "";
     snprintf(m, sizeof m, measured == (double)(long long)measured ? "%.0f" : "%.3f", measured);
     if (has_formula)
@@ -169,31 +183,31 @@ static void print_book_row(const reduce_book_row *row, const reduce_analysis *a,
     printf("    %-46s %8s   %-44s %-8s %s\n", row->label, m, has_formula ? row->formula : "", f, printed);
 }
 
-static int run_analyze(const lab_opts *o, int64_t n, reduce_params p)
+static int run_analyze(const lab_run *run, const reduce_args *a, int64_t n, reduce_params p)
 {
     const reduce_book *book = reduce_step_info.book;
     instrumented r;
-    const int rc = instrumented_run(o, n, p, &r);
+    const int rc = instrumented_run(run, a, n, p, &r);
     free(r.x);
     if (rc != 0)
         return rc;
-    reduce_analysis a;
-    reduce_analyze_counts(&r.c, book->strides_double, r.p.block, &a);
+    reduce_analysis counts;
+    reduce_analyze_counts(&r.c, book->strides_double, r.p.block, &counts);
     const int warps = (r.p.block + 31) / 32;
     printf("%s %s (%s), N = %lld: one block of %d threads (%d warp%s), %d time steps\n", r.pass ? "PASS" : "FAIL",
-           book->figure, lab_step_name, (long long)n, r.p.block, warps, warps > 1 ? "s" : "", a.steps);
+           book->figure, lab_step_name, (long long)n, r.p.block, warps, warps > 1 ? "s" : "", counts.steps);
     if (!r.pass)
-        print_failure(o, r.detail);
-    print_time_steps(book, &a);
+        print_failure(run, r.detail);
+    print_time_steps(book, &counts);
     printf("    %-46s %8s   %-44s %-8s %s\n", "", "measured", "the book's formula, at this N", "",
            "the book prints (N = 256 / 2048)");
     if (n < 64)
         printf("    (the book's formulas count N/64 whole warps: they need N >= 64)\n");
     for (int i = 0; i < reduce_book_nrows; i++)
         if (reduce_book_rows[i].book == book)
-            print_book_row(&reduce_book_rows[i], &a, n);
+            print_book_row(&reduce_book_rows[i], &counts, n);
     if (book->note != NULL)
-        book->note(n, &a);
+        book->note(n, &counts);
     printf("\n");
     return r.pass ? LAB_EXIT_PASS : LAB_EXIT_FAIL;
 }
@@ -240,11 +254,11 @@ static void draw_picture(const reduce_book *book, const reduce_counters *c, cons
     }
 }
 
-static int run_example(const lab_opts *o, int64_t n, reduce_params p)
+static int run_example(const lab_run *run, const reduce_args *a, int64_t n, reduce_params p)
 {
     const reduce_book *book = reduce_step_info.book;
     instrumented r;
-    const int rc = instrumented_run(o, n, p, &r);
+    const int rc = instrumented_run(run, a, n, p, &r);
     if (rc == 0) {
         printf("%s replayed: %s (%s), N = %lld, one block of %d threads\n", book->picture, book->figure, lab_step_name,
                (long long)n, r.p.block);
@@ -252,7 +266,7 @@ static int run_example(const lab_opts *o, int64_t n, reduce_params p)
         printf("\n%s: *output = %.9g%s, the sum of the %lld inputs is %.9g\n", r.pass ? "PASS" : "FAIL",
                reduce_as_float(r.got), lab_marker_meaning((uint32_t)r.got), (long long)n, r.ref.sum);
         if (!r.pass)
-            print_failure(o, r.detail);
+            print_failure(run, r.detail);
     }
     free(r.x);
     return rc != 0 ? rc : r.pass ? LAB_EXIT_PASS : LAB_EXIT_FAIL;
@@ -260,102 +274,122 @@ static int run_example(const lab_opts *o, int64_t n, reduce_params p)
 
 /* ---- the options, and what the step can run, before any GPU is looked for -------- */
 
-/* The sizes to run when no -n was given: the step's default (the book's N = 256 and 2048 for --analyze). */
-static void default_sizes(lab_opts *o)
-{
-    const reduce_step *s = &reduce_step_info;
-    if (o->nsizes > 0)
-        return;
-    if (o->analyze)
-        o->sizes[0] = 256, o->sizes[1] = 2048, o->nsizes = 2;
-    else if (o->example)
-        o->sizes[0] = EXAMPLE_N, o->nsizes = 1;
-    else
-        o->sizes[0] = s->one_block && s->n == 0 ? 2 * (int64_t)o->block : s->n, o->nsizes = 1;
-}
-
 /* The variants to run: the one --variant names, or every one the step has (0: it has none). */
-static int variants_to_run(const lab_opts *o, int *variants)
+static int variants_to_run(const reduce_args *a, int *variants)
 {
-    const char *const *names = reduce_step_info.opts.variants;
+    const char *const *names = reduce_step_info.lab.variants;
     int count = 0;
-    if (!(reduce_step_info.opts.options & LAB_OPT_VARIANT) || names == NULL) {
+    if (!(reduce_step_info.takes & REDUCE_TAKES_VARIANT) || names == NULL) {
         variants[0] = 0;
         return 1;
     }
     for (int v = 0; names[v] != NULL; v++)
-        if (o->variant[0] == '\0' || strcmp(o->variant, names[v]) == 0)
+        if (a->variant[0] == '\0' || strcmp(a->variant, names[v]) == 0)
             variants[count++] = v + 1;
     return count;
 }
 
 /* Every size and variant through the step's own check (pure host): exit 2 with its reason. */
-static void check_before_the_gpu(const lab_opts *o, const reduce_params *base, const int *variants, int nvariants)
+static void check_before_the_gpu(const lab_run *run, const reduce_args *a, const int *variants, int nvariants)
 {
-    if (o->analyze && o->example) {
+    if (a->analyze && a->example) {
         fprintf(stderr, "./run: --analyze and --example: one at a time\n");
         exit(LAB_EXIT_USAGE);
     }
-    for (int s = 0; s < o->nsizes; s++) {
-        if (o->example && o->sizes[s] > EXAMPLE_MAX_N) {
+    for (int s = 0; s < run->nsizes; s++) {
+        if (a->example && run->sizes[s] > EXAMPLE_MAX_N) {
             fprintf(stderr, "./run: --example draws one column per element: -n 2 to %d (a power of two), not %lld\n",
-                    EXAMPLE_MAX_N, (long long)o->sizes[s]);
+                    EXAMPLE_MAX_N, (long long)run->sizes[s]);
             exit(LAB_EXIT_USAGE);
         }
         for (int v = 0; v < nvariants; v++) {
-            reduce_params p = *base;
+            reduce_params p = a->p;
             p.variant = variants[v];
-            const char *why = reduce_step_info.check(o->sizes[s], &p);
+            const char *why = reduce_step_info.check(run->sizes[s], &p);
             if (why != NULL) {
-                fprintf(stderr, "./run: cannot run N = %lld: %s\n", (long long)o->sizes[s], why);
+                fprintf(stderr, "./run: cannot run N = %lld: %s\n", (long long)run->sizes[s], why);
                 exit(LAB_EXIT_USAGE);
             }
         }
     }
 }
 
-static void parse_options(int argc, char **argv, lab_opts *o)
+/* The step's options, from what its descriptor takes, each pointing at the
+ * field of a that the run uses (filled with the step's defaults first: --help
+ * shows them); then the sizes to run when no -n was given (the book's N = 256
+ * and 2048 for --analyze, 16 for --example, 2 x --block for one block). */
+static void parse_args(int argc, char **argv, lab_run *run, reduce_args *a)
 {
     const reduce_step *s = &reduce_step_info;
-    lab_opt_spec spec = s->opts;
-    char about[2048];
-    snprintf(about, sizeof about, "%s%s", s->opts.about != NULL ? s->opts.about : "", chapter_help);
-    spec.about = about;
-    *o = lab_opts_defaults();
-    o->block = s->block;
-    o->coarsen = s->coarsen;
-    o->type = "float";
-    o->dist = "digits";
-    o->size = o->sizes[0] = s->one_block && s->n == 0 ? 2 * (int64_t)s->block : s->n; /* --help's default */
-    o->nsizes = 0;
-    lab_parse_opts(argc, argv, o, &spec, lab_step_name);
-    default_sizes(o);
+    const unsigned t = s->takes;
+    memset(a, 0, sizeof *a);
+    a->p.block = s->block;
+    a->p.coarsen = s->coarsen;
+    a->op = "sum";
+    a->type = "float";
+    a->dist = "digits";
+    a->variant = "";
+    const lab_opt opts[] = {
+        lab_opt_if(t & REDUCE_TAKES_DIST, (lab_opt){.name = "--dist", .kind = LAB_ARG_NAME, .at = &a->dist,
+                                                    .names = reduce_dists, .metavar = "D",
+                                                    .help = "input distribution"}),
+        lab_opt_if(t & REDUCE_TAKES_TYPE, (lab_opt){.name = "--type", .kind = LAB_ARG_NAME, .at = &a->type,
+                                                    .names = reduce_types_taken(s), .metavar = "T",
+                                                    .help = "element type"}),
+        lab_opt_if(t & REDUCE_TAKES_OP, (lab_opt){.name = "--op", .kind = LAB_ARG_NAME, .at = &a->op,
+                                                  .names = reduce_ops_taken(s), .metavar = "OP",
+                                                  .help = "operator"}),
+        lab_opt_if(t & REDUCE_TAKES_BLOCK, (lab_opt){.name = "--block", .kind = LAB_ARG_INT, .at = &a->p.block,
+                                                     .lo = 1, .hi = REDUCE_MAX_BLOCK, .metavar = "B",
+                                                     .help = "threads per block"}),
+        lab_opt_if(t & REDUCE_TAKES_GRID, (lab_opt){.name = "--grid", .kind = LAB_ARG_INT, .at = &a->p.grid,
+                                                    .lo = 0, .metavar = "G",
+                                                    .help = "blocks, 0 = derived from the size"}),
+        lab_opt_if(t & REDUCE_TAKES_COARSEN, (lab_opt){.name = "--coarsen", .kind = LAB_ARG_INT,
+                                                       .at = &a->p.coarsen, .lo = 1, .hi = 1 << 20, .metavar = "C",
+                                                       .help = "elements per thread"}),
+        lab_opt_if(t & REDUCE_TAKES_VARIANT, (lab_opt){.name = "--variant", .kind = LAB_ARG_NAME,
+                                                       .at = &a->variant, .names = s->lab.variants,
+                                                       .metavar = "V", .help = "the step's form"}),
+        lab_opt_if(t & REDUCE_TAKES_EXAMPLE, (lab_opt){.name = "--example", .kind = LAB_ARG_FLAG, .at = &a->example,
+                                                       .help = "replay the book's worked example with a trace"}),
+        lab_opt_if(t & REDUCE_TAKES_ANALYZE, (lab_opt){.name = "--analyze", .kind = LAB_ARG_FLAG, .at = &a->analyze,
+                                                       .help = "instrumented counts beside the book's analysis"}),
+    };
+    lab_parse_step(argc, argv, &s->lab, chapter_help, 20, opts, (int)(sizeof opts / sizeof opts[0]), run);
+    reduce_parse_kind(a->op, a->type, &a->p.kind); /* the parser took only the step's names */
+    if (run->given_n)
+        return;
+    if (a->analyze)
+        run->sizes[0] = 256, run->sizes[1] = 2048, run->nsizes = 2;
+    else if (a->example)
+        run->sizes[0] = EXAMPLE_N, run->nsizes = 1;
+    else if (s->one_block)
+        run->sizes[0] = 2 * (int64_t)a->p.block, run->nsizes = 1;
 }
 
 int main(int argc, char **argv)
 {
-    lab_opts o;
-    parse_options(argc, argv, &o);
-    reduce_kind kind;
-    reduce_parse_kind(o.op, o.type, &kind); /* the parser took only the step's names */
-    const reduce_params base = {kind, o.block, o.grid, o.coarsen, 0, NULL, 0};
+    lab_run run;
+    reduce_args a;
+    parse_args(argc, argv, &run, &a);
     int variants[8];
-    const int nvariants = variants_to_run(&o, variants);
-    check_before_the_gpu(&o, &base, variants, nvariants);
-    if (o.example && !lab_gpu_available(NULL, 0))
+    const int nvariants = variants_to_run(&a, variants);
+    check_before_the_gpu(&run, &a, variants, nvariants);
+    if (a.example && !lab_gpu_available(NULL, 0))
         fprintf(stderr, "./run --example draws %s from what the kernel records as it runs: nothing to draw.\n",
                 reduce_step_info.book->picture);
     lab_require_gpu("./run");
-    if (o.csv && !o.analyze && !o.example && !o.quiet)
+    if (run.csv && !a.analyze && !a.example && !run.quiet)
         printf("status,step,params,n,seed,median_ms,spread,GB_per_s,Gelem_per_s\n");
     int status = LAB_EXIT_PASS;
-    for (int s = 0; s < o.nsizes; s++)
+    for (int s = 0; s < run.nsizes; s++)
         for (int v = 0; v < nvariants; v++) {
-            reduce_params p = base;
+            reduce_params p = a.p;
             p.variant = variants[v];
-            const int rc = o.analyze   ? run_analyze(&o, o.sizes[s], p)
-                           : o.example ? run_example(&o, o.sizes[s], p)
-                                       : run_one(&o, o.sizes[s], p);
+            const int rc = a.analyze   ? run_analyze(&run, &a, run.sizes[s], p)
+                           : a.example ? run_example(&run, &a, run.sizes[s], p)
+                                       : run_one(&run, &a, run.sizes[s], p);
             if (rc > status)
                 status = rc;
             if (rc == LAB_EXIT_USAGE)

@@ -7,10 +7,18 @@
 
 #include "launch.h"
 
-const char *const reduce_sum_only[] = {"sum", NULL};
-const char *const reduce_float_only[] = {"float", NULL};
-const char *const reduce_listing_variants[] = {"v1", "v2", NULL};
-const char *const reduce_warp_sync_variants[] = {"syncwarp", "shfl", NULL};
+static const char *const sum_only[] = {"sum", NULL};
+static const char *const float_only[] = {"float", NULL};
+
+const char *const *reduce_ops_taken(const reduce_step *s)
+{
+    return s->one_block ? sum_only : reduce_all_ops;
+}
+
+const char *const *reduce_types_taken(const reduce_step *s)
+{
+    return s->one_block ? float_only : reduce_all_types;
+}
 
 /* ---- the launch checks ----------------------------------------------------- */
 
@@ -218,42 +226,50 @@ static const char *const not_counted = "(not counted by the book)";
 #define F9 &reduce_fig_10_9
 #define F11 &reduce_fig_10_11
 const reduce_book_row reduce_book_rows[] = {
-    {F6, REDUCE_SECTION, divergence, "", NULL, "", "", ""},
-    {F9, REDUCE_SECTION, divergence, "", NULL, "", "", ""},
-    {F11, REDUCE_SECTION, "Section 10.4's counts for this kernel (the book gives none: its tree is Fig 10.9's)", "",
-     NULL, "", "", ""},
-    {F6, REDUCE_WARP_STEPS, "warps active, summed over time steps", "N/64*5 + N/64*1/2 + ... + 1", fig_10_6_warp_steps,
-     "", "", ""},
-    {F9, REDUCE_WARP_STEPS, "warps active, summed over time steps", "N/64 + N/64*1/2 + ... + 1 + 5*1",
-     fig_10_9_warp_steps, "", "", ""},
-    {F11, REDUCE_WARP_STEPS, "warps active, summed over time steps", "as Fig 10.9's: N/64 + ... + 1 + 5*1",
-     fig_10_9_warp_steps, "", "", ""},
-    {F6, REDUCE_LANES_CONSUMED, "execution resources consumed (x 32 lanes)", "(the line above) x 32", fig_10_6_lanes,
-     "736", "", ""},
-    {F9, REDUCE_LANES_CONSUMED, "execution resources consumed (x 32 lanes)", "(the line above) x 32", fig_10_9_lanes,
-     "384", "", ""},
-    {F6, REDUCE_RESULTS, "results committed by active threads", "N/64*(32+16+8+4+2+1) + N/64*1/2 + .. + 1", results,
-     "255", "", ""},
-    {F9, REDUCE_RESULTS, "results committed by active threads", "as Fig 10.6's: N - 1", results, "255", "", ""},
-    {F11, REDUCE_RESULTS, "results committed by active threads", "N - 1", results, "", "", ""},
-    {F6, REDUCE_EFFICIENCY, "efficiency: committed / consumed", "committed / consumed", fig_10_6_efficiency, "0.35", "",
-     ""},
-    {F9, REDUCE_EFFICIENCY, "efficiency: committed / consumed", "committed / consumed", fig_10_9_efficiency, "66%", "",
-     ""},
-    {F6, REDUCE_DIVERGENT_STEPS, "time steps with a divergent warp", "", NULL, "", "",
-     "\"ten\" (reduced to \"five\" by Fig 10.9)"},
-    {F9, REDUCE_DIVERGENT_STEPS, "time steps with a divergent warp", "", NULL, "", "", "\"five\""},
-    {F6, REDUCE_SECTION, memory_divergence, "", NULL, "", "", ""},
-    {F9, REDUCE_SECTION, memory_divergence, "", NULL, "", "", ""},
-    {F6, REDUCE_TREE_REQUESTS, "global memory requests of the tree", "(N/64*5*2 + N/64*1 + N/64*1/2 + .. + 1)*3",
-     fig_10_6_requests, "141", "1149", ""},
-    {F9, REDUCE_TREE_REQUESTS, "global memory requests of the tree", "((N/64 + N/64*1/2 + ... + 1) + 5)*3",
-     fig_10_9_requests, "36", "204", ""},
-    {F6, REDUCE_OUT_REQUESTS, "then: thread 0 reads input[0], writes *output", "", NULL, "", "", not_counted},
-    {F9, REDUCE_OUT_REQUESTS, "then: thread 0 reads input[0], writes *output", "", NULL, "", "", not_counted},
-    {F11, REDUCE_SECTION, "Section 10.6, minimizing global memory accesses", "", NULL, "", "", ""},
-    {F11, REDUCE_ALL_REQUESTS, "global memory requests: loads, *output", "N/32 + 1", loads_and_output, "9", "", ""},
-    {F11, REDUCE_TREE_REQUESTS, "  of them the loads (coalesced)", "N/32", loads, "", "", ""},
+    {.book = F6, .metric = REDUCE_SECTION, .label = divergence},
+    {.book = F9, .metric = REDUCE_SECTION, .label = divergence},
+    {.book = F11, .metric = REDUCE_SECTION,
+     .label = "Section 10.4's counts for this kernel (the book gives none: its tree is Fig 10.9's)"},
+    {.book = F6, .metric = REDUCE_WARP_STEPS, .label = "warps active, summed over time steps",
+     .formula = "N/64*5 + N/64*1/2 + ... + 1", .formula_at = fig_10_6_warp_steps},
+    {.book = F9, .metric = REDUCE_WARP_STEPS, .label = "warps active, summed over time steps",
+     .formula = "N/64 + N/64*1/2 + ... + 1 + 5*1", .formula_at = fig_10_9_warp_steps},
+    {.book = F11, .metric = REDUCE_WARP_STEPS, .label = "warps active, summed over time steps",
+     .formula = "as Fig 10.9's: N/64 + ... + 1 + 5*1", .formula_at = fig_10_9_warp_steps},
+    {.book = F6, .metric = REDUCE_LANES_CONSUMED, .label = "execution resources consumed (x 32 lanes)",
+     .formula = "(the line above) x 32", .formula_at = fig_10_6_lanes, .at_256 = "736"},
+    {.book = F9, .metric = REDUCE_LANES_CONSUMED, .label = "execution resources consumed (x 32 lanes)",
+     .formula = "(the line above) x 32", .formula_at = fig_10_9_lanes, .at_256 = "384"},
+    {.book = F6, .metric = REDUCE_RESULTS, .label = "results committed by active threads",
+     .formula = "N/64*(32+16+8+4+2+1) + N/64*1/2 + .. + 1", .formula_at = results, .at_256 = "255"},
+    {.book = F9, .metric = REDUCE_RESULTS, .label = "results committed by active threads",
+     .formula = "as Fig 10.6's: N - 1", .formula_at = results, .at_256 = "255"},
+    {.book = F11, .metric = REDUCE_RESULTS, .label = "results committed by active threads", .formula = "N - 1",
+     .formula_at = results},
+    {.book = F6, .metric = REDUCE_EFFICIENCY, .label = "efficiency: committed / consumed",
+     .formula = "committed / consumed", .formula_at = fig_10_6_efficiency, .at_256 = "0.35"},
+    {.book = F9, .metric = REDUCE_EFFICIENCY, .label = "efficiency: committed / consumed",
+     .formula = "committed / consumed", .formula_at = fig_10_9_efficiency, .at_256 = "66%"},
+    {.book = F6, .metric = REDUCE_DIVERGENT_STEPS, .label = "time steps with a divergent warp",
+     .remark = "\"ten\" (reduced to \"five\" by Fig 10.9)"},
+    {.book = F9, .metric = REDUCE_DIVERGENT_STEPS, .label = "time steps with a divergent warp", .remark = "\"five\""},
+    {.book = F6, .metric = REDUCE_SECTION, .label = memory_divergence},
+    {.book = F9, .metric = REDUCE_SECTION, .label = memory_divergence},
+    {.book = F6, .metric = REDUCE_TREE_REQUESTS, .label = "global memory requests of the tree",
+     .formula = "(N/64*5*2 + N/64*1 + N/64*1/2 + .. + 1)*3", .formula_at = fig_10_6_requests, .at_256 = "141",
+     .at_2048 = "1149"},
+    {.book = F9, .metric = REDUCE_TREE_REQUESTS, .label = "global memory requests of the tree",
+     .formula = "((N/64 + N/64*1/2 + ... + 1) + 5)*3", .formula_at = fig_10_9_requests, .at_256 = "36",
+     .at_2048 = "204"},
+    {.book = F6, .metric = REDUCE_OUT_REQUESTS, .label = "then: thread 0 reads input[0], writes *output",
+     .remark = not_counted},
+    {.book = F9, .metric = REDUCE_OUT_REQUESTS, .label = "then: thread 0 reads input[0], writes *output",
+     .remark = not_counted},
+    {.book = F11, .metric = REDUCE_SECTION, .label = "Section 10.6, minimizing global memory accesses"},
+    {.book = F11, .metric = REDUCE_ALL_REQUESTS, .label = "global memory requests: loads, *output",
+     .formula = "N/32 + 1", .formula_at = loads_and_output, .at_256 = "9"},
+    {.book = F11, .metric = REDUCE_TREE_REQUESTS, .label = "  of them the loads (coalesced)", .formula = "N/32",
+     .formula_at = loads},
 };
 const int reduce_book_nrows = (int)(sizeof reduce_book_rows / sizeof reduce_book_rows[0]);
 
@@ -279,7 +295,11 @@ static void fig_10_9_note(int64_t n, const reduce_analysis *a)
                fig_10_6_requests((double)n), fig_10_6_requests((double)n) / (double)a->requests_tree);
 }
 
-const reduce_book reduce_fig_10_6 = {"Fig 10.6, the simple kernel", "Fig 10.7", "", 1, fig_10_6_note};
-const reduce_book reduce_fig_10_9 = {"Fig 10.9, the convergent kernel", "Fig 10.8", "", 0, fig_10_9_note};
-const reduce_book reduce_fig_10_11 = {"Fig 10.11, the shared-memory kernel", "Fig 10.10",
-                                      "(the loads from global memory)", 0, NULL};
+const reduce_book reduce_fig_10_6 = {
+    .figure = "Fig 10.6, the simple kernel", .picture = "Fig 10.7", .strides_double = 1, .note = fig_10_6_note};
+const reduce_book reduce_fig_10_9 = {
+    .figure = "Fig 10.9, the convergent kernel", .picture = "Fig 10.8", .strides_double = 0, .note = fig_10_9_note};
+const reduce_book reduce_fig_10_11 = {.figure = "Fig 10.11, the shared-memory kernel",
+                                      .picture = "Fig 10.10",
+                                      .first_step = "(the loads from global memory)",
+                                      .strides_double = 0};

@@ -1,8 +1,9 @@
 /* reduce_host.h - chapter 10's host side of a launch, pure host (no GPU):
  * the launch checks a step's descriptor points at (they derive the grid and
- * refuse what a kernel cannot run, naming the allowed range), the options,
- * kinds and variants the steps take, the book's analysis of its single-block
- * kernels, and what --analyze and --example make of the kernel's records. */
+ * refuse what a kernel cannot run, naming the allowed range), the kinds the
+ * steps take and the --help paragraphs they share, the book's analysis of its
+ * single-block kernels, and what --analyze and --example make of the
+ * kernel's records. */
 #ifndef LAB_REDUCE_HOST_H
 #define LAB_REDUCE_HOST_H
 
@@ -11,31 +12,25 @@
 
 LAB_BEGIN_C
 
-/* The options the steps take (beyond -n, --seed, --reps, --csv, -q): the
- * book's single-block kernels, Figs 10.13-10.15's segments, and the warp steps. */
-#define REDUCE_ONE_BLOCK_OPTIONS \
-    (LAB_OPT_DIST | LAB_OPT_BLOCK | LAB_OPT_OP | LAB_OPT_TYPE | LAB_OPT_ANALYZE | LAB_OPT_EXAMPLE)
-#define REDUCE_SEGMENT_OPTIONS (LAB_OPT_DIST | LAB_OPT_BLOCK | LAB_OPT_GRID | LAB_OPT_OP | LAB_OPT_TYPE)
-#define REDUCE_WARP_OPTIONS (REDUCE_SEGMENT_OPTIONS | LAB_OPT_COARSEN | LAB_OPT_VARIANT)
+/* The --help paragraphs the steps of each kind share, after the step's own
+ * line (reduce_step.lab.about), and why -n stops where it does. */
+#define REDUCE_ONE_BLOCK_HELP                                                                      \
+    "One block of N/2 threads sums N floats, N a power of two from 2 to 2 x --block (default\n"     \
+    "2 x --block = 2048; steps 4-8 take any N). --analyze: the kernel's counts beside the book's\n" \
+    "(default N = 256 and 2048); --example: the book's picture of the tree, drawn from what the\n" \
+    "kernel records as it runs (default N = 16).\n"
+#define REDUCE_ANY_N_HELP "Any N (up to 2^34), every kind (--op, --type).\n"
+/* steps 6-8: the grid-stride steps, whose --coarsen only sets the grid (before REDUCE_ANY_N_HELP) */
+#define REDUCE_GRID_STRIDE_HELP                                                                    \
+    "--block whole warps; --coarsen sets the grid as step 5's (about 2 x coarsen\n"                 \
+    "elements per thread); without --variant, each form runs in turn.\n"
+#define REDUCE_ONE_BLOCK_MAX_N_WHY "the book's kernel runs one block of N/2 threads, at most 1024"
+#define REDUCE_MAX_N_WHY "2^34 elements, 64 GiB of input"
 
-/* A step's lab_opt_spec: the book's float sums on one block (N up to 2 x 1024), or every kind on
- * any N (up to REDUCE_MAX_N) with the options and --variant names the step takes. The step's own
- * line of --help comes first, then what the steps of its kind share. */
-#define REDUCE_ONE_BLOCK_SPEC(about_text)                                                                      \
-    {REDUCE_ONE_BLOCK_OPTIONS, reduce_dists, reduce_float_only, reduce_sum_only, .max_n = 2 * REDUCE_MAX_BLOCK,    \
-     .about = about_text                                                                                        \
-     "One block of N/2 threads sums N floats, N a power of two from 2 to 2 x --block (default\n"                  \
-     "2 x --block = 2048; steps 4-8 take any N). --analyze: the kernel's counts beside the book's\n"              \
-     "(default N = 256 and 2048); --example: the book's picture of the tree, drawn from what the\n"              \
-     "kernel records as it runs (default N = 16).\n"}
-#define REDUCE_ANY_N_SPEC(options, variants, about_text)                                                        \
-    {(options), reduce_dists, reduce_all_types, reduce_all_ops, (variants), .max_n = REDUCE_MAX_N,                 \
-     .about = about_text "Any N (up to 2^34), every kind (--op, --type).\n"}
-/* Steps 6-8: the grid-stride steps, whose --coarsen only sets the grid. */
-#define REDUCE_WARP_SPEC(variants, about_text)                                                                   \
-    REDUCE_ANY_N_SPEC(REDUCE_WARP_OPTIONS, variants,                                                            \
-                      about_text "--block whole warps; --coarsen sets the grid as step 5's (about 2 x coarsen\n"  \
-                                 "elements per thread); without --variant, each form runs in turn.\n")
+/* The --op and --type names a step takes: the book's float sum (a one_block
+ * step) or every kind (reduce_all_ops, reduce_all_types). */
+const char *const *reduce_ops_taken(const reduce_step *s);
+const char *const *reduce_types_taken(const reduce_step *s);
 
 /* Sections 10.4-10.6: the book's analysis of its three single-block kernels
  * (the figure, the picture --example draws, the counts, formulas and printed
@@ -43,11 +38,6 @@ LAB_BEGIN_C
 extern const reduce_book reduce_fig_10_6, reduce_fig_10_9, reduce_fig_10_11;
 extern const reduce_book_row reduce_book_rows[];
 extern const int reduce_book_nrows;
-
-/* The --op and --type names of the book's float sum (steps 1-3; every kind: reduce_ref.h). */
-extern const char *const reduce_sum_only[], *const reduce_float_only[];
-/* The --variant names of the warp steps: step 6 (the listing's two versions), steps 7-8 (the two fixes). */
-extern const char *const reduce_listing_variants[], *const reduce_warp_sync_variants[];
 
 /* The launch checks (reduce_step.check). Each returns NULL with p->grid,
  * p->block, p->coarsen and p->per_thread set to what will run, or why these

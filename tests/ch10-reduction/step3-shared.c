@@ -26,7 +26,7 @@ GPU_TEST(reduce_gpu, leaves_the_input_unchanged)
     reduce_make_input("digits", REDUCE_FLOAT, &rng, x, n);
     void *in_d = lab_dev_upload(x, sizeof(reduce_t) * n, "input_d"),
          *out_d = lab_dev_poisoned(sizeof(reduce_t), "output_d");
-    reduce_params p = {reduce_test_float_sum, 1024, 0, 1, 0, NULL, 0};
+    reduce_params p = {.kind = reduce_test_float_sum, .block = 1024, .coarsen = 1};
     cr_assert_null(reduce_launch(in_d, n, out_d, &p));
     lab_dev_download(after, in_d, sizeof(reduce_t) * n);
     cr_assert_eq(memcmp(x, after, sizeof(reduce_t) * n), 0,

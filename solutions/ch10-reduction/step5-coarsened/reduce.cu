@@ -3,12 +3,6 @@
  * no shared memory; then step 4's tree and atomic. Figs 10.14, 10.15. */
 #include "block_tree.cuh" /* step 4's */
 
-/* What this step is, for ./run and the tests (reduce_step, common/reduce.h). */
-const reduce_step reduce_step_info = {
-    .block = 1024, .coarsen = 8, .n = 1 << 24, .check = reduce_coarsened_check,
-    .opts = REDUCE_ANY_N_SPEC(REDUCE_SEGMENT_OPTIONS | LAB_OPT_COARSEN, NULL,
-                              "Step 5 (Fig 10.15): --coarsen is COARSE_FACTOR; segments of 2 x coarsen x --block.\n")};
-
 /* Fig 10.15 lines 03-10: the segment of block b starts at
  * COARSE_FACTOR*2*blockDim.x*b; thread t combines its 2*COARSE_FACTOR elements,
  * blockDim.x apart, in a register, then stores the partial in input_s[t].
@@ -19,9 +13,10 @@ static __device__ __forceinline__ void coarsened_load(const reduce_t *input, int
     unsigned int t = threadIdx.x;
     int64_t segment = (int64_t)COARSE_FACTOR * 2 * blockDim.x * blockIdx.x; /* line 03: COARSE_FACTOR x longer */
     int64_t i = segment + t;
-    /* exercise: Fig 10.15 lines 06-09: sum = input[i]; then for tile = 1 .. COARSE_FACTOR*2 - 1, combine input[i + tile*blockDim.x] into sum; input_s[t] = sum */
-    /* hint: as in step 4: reduce_combine for the operator, reduce_identity(kind) for an index >= N, and the index in int64_t */
-    /* hint: the elements of one tile are blockDim.x apart, so that each load of a warp is coalesced: index = i + (int64_t)tile * blockDim.x */
+    /* exercise: Fig 10.15 lines 06-09, for any N and any operator as in step 4: sum starts at input[i]; for tile = 1 .. COARSE_FACTOR*2 - 1, combine input[i + tile*blockDim.x] (index in int64_t) into sum with reduce_combine, reduce_identity(kind) standing in for an index >= N; then input_s[t] = sum */
+    /* hint: a thread's elements are blockDim.x apart, not side by side: at each tile the warp's 32 threads read 32 neighbouring elements, one coalesced request */
+    /* hint: sum lives in a register: no barrier and no shared memory until the one store into input_s[t], which step 4's block_tree (its barrier at the top) then reads */
+    /* hint: the loop starts at tile = 1 (tile 0 is the sum's first value) and runs while tile < COARSE_FACTOR * 2; #pragma unroll 4 above it keeps several loads in flight */
     reduce_t sum = i < N ? input[i] : reduce_identity(kind); /* line 06 */
 #pragma unroll 4 /* several loads in flight per thread, not one at a time */
     for (unsigned int tile = 1; tile < COARSE_FACTOR * 2; ++tile) { /* the coarsening loop: all threads active */
@@ -54,3 +49,16 @@ const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_param
     CUDA_CHECK_LAUNCH();
     return why;
 }
+
+/* What this step is, for ./run and the tests (reduce_step, reduce.h). */
+const reduce_step reduce_step_info = {
+    .lab = {.about = "Step 5 (Fig 10.15): --coarsen is COARSE_FACTOR; segments of 2 x coarsen x --block.\n"
+                     REDUCE_ANY_N_HELP,
+            .default_n = 1 << 24,
+            .max_n = REDUCE_MAX_N,
+            .max_n_why = REDUCE_MAX_N_WHY},
+    .takes = REDUCE_TAKES_SEGMENTS | REDUCE_TAKES_COARSEN,
+    .block = 1024,
+    .coarsen = 8,
+    .check = reduce_coarsened_check,
+};

@@ -5,12 +5,6 @@
  * The listing sumCommSingleWarp / sumCommSingleBlockWithWarps (not in the book). */
 #include "listing.cuh"
 
-/* What this step is, for ./run and the tests (reduce_step, common/reduce.h). */
-const reduce_step reduce_step_info = {
-    .block = 1024, .coarsen = 8, .n = 1 << 24, .check = reduce_grid_stride_check,
-    .opts = REDUCE_WARP_SPEC(reduce_listing_variants,
-        "Step 6: the warp-synchronous listing; --variant v1|v2, its two versions.\n")};
-
 /* The listing's first version: each step halves the lanes whose result is
  * still needed. volatile: every read and write goes to shared memory, in
  * order, so other lanes see it (else the compiler may keep shArr[idx] in a
@@ -18,15 +12,11 @@ const reduce_step reduce_step_info = {
 __device__ reduce_t sumCommSingleWarp(volatile reduce_t *shArr, reduce_kind kind)
 {
     int idx = threadIdx.x % warpSize; /* the lane index in the warp */
-    /* exercise: the listing's first version: for offset 16, 8, 4, 2, 1 (one line each), the lanes idx < offset do shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + offset]); no barrier: the warp is assumed to run in lock-step */
-    /* hint: five lines: if (idx < 16) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 16]); then 8, 4, 2, and the last one for idx == 0 */
     if (idx < 16) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 16]);
     if (idx < 8) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 8]);
     if (idx < 4) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 4]);
     if (idx < 2) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 2]);
     if (idx == 0) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 1]);
-    /* exercise stub: (void)idx; */
-    /* end exercise */
     return shArr[0];
 }
 
@@ -51,14 +41,49 @@ static __device__ __forceinline__ reduce_t warp_reduce(reduce_t *shArr, reduce_k
     return version == 2 ? sumCommSingleWarp16(shArr, kind) : sumCommSingleWarp(shArr, kind);
 }
 
-/* Each thread's share: the listing's loop. */
-static __device__ __forceinline__ reduce_t thread_partial(const reduce_t *a, int64_t arraySize, reduce_kind kind)
+/* The listing's kernel, over a grid: each thread combines its share of the
+ * input (the listing's loop), each warp reduces its 32 partials in r with
+ * warp_reduce, one __syncthreads(), warp 0 reduces the warps' results the
+ * same way, and thread 0 combines the block's into *out atomically (the
+ * listing, one block, writes *out = r[0]). version: --variant, 1 or 2. */
+__global__ void sumCommSingleBlockWithWarps(const reduce_t *a, reduce_t *out, int64_t arraySize, reduce_kind kind,
+                                            int version)
 {
-    return grid_stride_partial(a, arraySize, kind);
+    __shared__ reduce_t r[REDUCE_MAX_BLOCK]; /* blockSize in the listing */
+    int idx = threadIdx.x;
+    r[idx] = listing_grid_stride_partial(a, arraySize, kind);
+    warp_reduce(&r[idx & ~(warpSize - 1)], kind, version); /* r + 32 x (this warp's index): 32 elements per warp */
+    __syncthreads();
+    /* exercise: the listing's second level, in the first warp only (idx < warpSize): r[idx] = warp idx's result, r[idx*warpSize], or reduce_identity(kind) where the block has no warp idx (idx*warpSize >= blockDim.x); reduce r with warp_reduce(r, kind, version); thread 0 then combines r[0] into *out with reduce_atomic(kind, out, r[0]) */
+    /* hint: why the identity: a block of 256 threads has 8 warps, so lanes 8-31 of warp 0 have no warp to read; the listing pads with 0, right for a sum only (a max of negative numbers would come out 0) */
+    /* hint: why an atomic: the listing runs one block and writes *out = r[0]; here every block of the grid combines its result into the same *out, as in step 4 */
+    if (idx < warpSize) { /* first warp only */
+        r[idx] = idx * warpSize < blockDim.x ? r[idx * warpSize] : reduce_identity(kind);
+        warp_reduce(r, kind, version);
+        if (idx == 0)
+            reduce_atomic(kind, out, r[0]);
+    }
+    /* end exercise */
 }
 
-/* The block: the listing's, over the warp_reduce above. */
-static __device__ __forceinline__ void block_reduce(reduce_t sum, reduce_t *out, reduce_kind kind, int version)
+const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_params *p)
 {
-    block_with_warps(sum, out, kind, version);
+    return listing_launch(sumCommSingleBlockWithWarps, input_d, n, output_d, p);
 }
+
+/* The --variant names: the listing's two versions of the warp's reduction (version 1, 2). */
+static const char *const listing_versions[] = {"v1", "v2", NULL};
+
+/* What this step is, for ./run and the tests (reduce_step, reduce.h). */
+const reduce_step reduce_step_info = {
+    .lab = {.about = "Step 6: the warp-synchronous listing; --variant v1|v2, its two versions.\n"
+                     REDUCE_GRID_STRIDE_HELP REDUCE_ANY_N_HELP,
+            .default_n = 1 << 24,
+            .max_n = REDUCE_MAX_N,
+            .max_n_why = REDUCE_MAX_N_WHY,
+            .variants = listing_versions},
+    .takes = REDUCE_TAKES_GRID_STRIDE,
+    .block = 1024,
+    .coarsen = 8,
+    .check = reduce_grid_stride_check,
+};

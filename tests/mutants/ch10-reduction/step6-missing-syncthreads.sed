@@ -1,4 +1,4 @@
 # step: solutions/ch10-reduction/step6-warp-volatile
-# file: listing.cuh
+# file: reduce.cu
 # why: missing __syncthreads between the warps and warp 0
 /__syncthreads();/d

@@ -1,0 +1,4 @@
+# step: solutions/ch10-reduction/step2-convergent
+# file: reduce.cu
+# why: missing __syncthreads: a time step reads partial sums other warps have not written yet
+/__syncthreads();/d
