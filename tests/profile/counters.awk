@@ -4,7 +4,8 @@
 # its own index for the step) and sets have[S] = 1; then counter(S, K) is the number of row K
 # ("" when the step has not those counters) and shown[S, K] how to print it. The keys, in the
 # table's order, are keys[1..nkeys]; label[K] says what each is. steps.conf's lesson= names them
-# (and l2_x: both L2 rows; kernels: the time per kernel).
+# (and l2_x: both L2 rows; kernels: the time per kernel). Two keys are not rows of the table but
+# serve the charts and checks: l2_x (L2 read + written) and requests (loads + stores).
 function counters_init() {
     nkeys = split("launches time active inst ld_req ld_coal st_req st_coal dram_read_x dram_write_x " \
                   "l2_read_x l2_write_x dram_pct gbs bank atomics atom_shared occupancy l2_hit", keys, " ")
@@ -23,6 +24,7 @@ function counters_init() {
     label["dram_pct"] = "DRAM bandwidth used, % of its peak"
     label["gbs"] = "effective bandwidth (the bytes that must move / time)"
     label["l2_x"] = "through L2 from the SMs, read + written, x the minimum"
+    label["requests"] = "global memory requests (loads + stores)"
     label["bank"] = "shared-memory bank conflicts (loads + stores)"
     label["atomics"] = "global atomics (requests)"
     label["atom_shared"] = "shared-memory atomics (warp instructions)"
@@ -40,6 +42,7 @@ function counter(s, k,    x, mn, by, what) {
     else if (k == "time") { if (!has(s, "time_ns")) return ""; x = num(s, "time_ns") / 1e6 }
     else if (k == "active") { if (!has(s, "inst") || num(s, "inst") == 0) return ""; x = num(s, "thread_inst") / num(s, "inst") }
     else if (k == "inst" || k == "ld_req" || k == "st_req") { if (!has(s, k)) return ""; x = num(s, k) }
+    else if (k == "requests") { if (!has(s, "ld_req") || !has(s, "st_req")) return ""; x = num(s, "ld_req") + num(s, "st_req") }
     else if (k == "ld_coal" || k == "st_coal") {
         what = substr(k, 1, 2)
         if (!has(s, what "_req") || num(s, what "_req") == 0) return ""
