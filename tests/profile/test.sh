@@ -112,13 +112,18 @@ if [ -f "$tmp/standin-2.rows.csv" ] && [ -f "$tmp/standin-1.rows.csv" ]; then
 fi
 
 # ---- what is not theirs -----------------------------------------------------------------------
-printf 'launch _Z1kv\nmemset 100\nevent 0x1\nlaunch _Z1kv\n' >"$tmp/one.trace"
+F=104857600 # an H100's flush: twice its 50 MB L2
+printf 'launch _Z1kv\nmemset %s\nevent 0x1\nlaunch _Z1kv\n' $F >"$tmp/one.trace"
 refuses "trace.awk with one timed run" 1 "only one timed run" awk -f "$PROF_DIR/trace.awk" "$tmp/one.trace"
 printf 'launch _Z1kv\nlaunch _Z1kv\n' >"$tmp/none.trace"
 refuses "trace.awk with no timed run" 1 "no timed runs" awk -f "$PROF_DIR/trace.awk" "$tmp/none.trace"
-printf 'memset 100\nevent 0x1\nlaunch _Z1kv\nmemset 4\nlaunch _Z1jv\nmemset 100\nevent 0x1\nlaunch _Z1kv\n' >"$tmp/mixed.trace"
+printf 'memset %s\nevent 0x1\nlaunch _Z1kv\nmemset 4\nevent 0x3\nlaunch _Z1jv\nmemset %s\nevent 0x1\nlaunch _Z1kv\nmemset 4\nevent 0x3\n' $F $F >"$tmp/mixed.trace"
 if [ "$(awk -f "$PROF_DIR/trace.awk" "$tmp/mixed.trace" | head -n1)" = "0 2" ]; then ok
-else no "trace.awk: a step's own memset inside the run is not a flush"; fi
+else no "trace.awk: a step's own memset (and event) inside the run is taken for a flush"; fi
+# a driver that times its runs by events (ch13 step 9): the second run, to its last event
+printf 'launch gen\nevent 0xb\nlaunch a\nlaunch b\nevent 0xe\nlaunch gen\nevent 0xb\nlaunch a\nlaunch b\nlaunch c\nevent 0xe\nlaunch gen\nlaunch hash\nevent 0xb\nlaunch a\nevent 0xe\n' >"$tmp/events.trace"
+if [ "$(awk -f "$PROF_DIR/trace.awk" "$tmp/events.trace" | head -n1)" = "4 3" ]; then ok
+else no "trace.awk: the runs marked by events: not the second run's launches ($(awk -f "$PROF_DIR/trace.awk" "$tmp/events.trace" | head -n1))"; fi
 refuses "ncu.awk on what is not ncu's output" 1 "no profiled launch" \
     awk -v want=time_ns -f "$PROF_DIR/ncu.awk" "$PROF_DIR/metrics.conf" "$PROF_DIR/steps.conf"
 printf '"ID","Name"\n"0","x"\n' >"$tmp/other.csv"
