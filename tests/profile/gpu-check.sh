@@ -29,7 +29,7 @@ for c in "${checks[@]}"; do
 done
 runs=()
 for s in "${steps[@]}"; do runs+=("$PROF_BUILD/solutions/$s/run"); done
-make --no-print-directory -j"$(nproc 2>/dev/null || echo 4)" "$PROF_TRACE_LIB" "${runs[@]}" >/dev/null
+${MAKE:-make} --no-print-directory -j"$(nproc 2>/dev/null || echo 4)" "$PROF_TRACE_LIB" "${runs[@]}" >/dev/null
 
 work=$PROF_BUILD/profile/gpu-check
 for s in "${steps[@]}"; do

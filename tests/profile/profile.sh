@@ -10,7 +10,7 @@
 #      figures come from the committed profile of this GPU (docs/plots/<gpu>/<chapter>-profile.csv,
 #      make profile-collect) when it has them, else from profiling that step's solution now.
 # --full also keeps ncu's full report of the same launches (--set full) for the Nsight Compute
-# GUI: build/profile/<step>.ncu-rep (it replays each kernel about 40 times: minutes, not seconds).
+# GUI: build/profile/STEP.ncu-rep (it replays each kernel about 40 times: minutes, not seconds).
 # Environment: PREV=none (no comparison) or PREV=run (profile the step before even when the
 # committed CSV has it); NCU=/path/to/ncu; PLOTS_DIR (default docs/plots).
 # Exit: 0; 1 the step FAILs or ncu failed; 2 bad usage; 3 no GPU; 5 no ncu, no CUPTI, or the
@@ -84,7 +84,8 @@ echo
 echo "  ncu's clocks as ./run's (--clock-control none); caches flushed before each replay. Rows: $this"
 
 if [ $full = 1 ]; then
-    rep=$PROF_BUILD/profile/$key
+    rep=$PROF_BUILD/profile/$step
+    mkdir -p "$(dirname "$rep")"
     echo "make profile: FULL=1: ncu --set full over the same $P_COUNT launch(es) (each kernel replayed ~40 times)..."
     prof_ncu_run "$bin" "$out.full" --set full --clock-control none --force-overwrite --export "$rep"
     echo "make profile: the full report: $rep.ncu-rep (open it in Nsight Compute: ncu-ui $rep.ncu-rep)"

@@ -154,6 +154,45 @@ done
 [ -z "$(prof_conf ch10-reduction/step1-simple && prof_prev ch10-reduction/step1-simple)" ] && ok ||
     no "prof_prev: step 1 has a step before it"
 
+# ---- the orchestration (profile.sh, collect.sh), with stand-ins for the GPU, ncu and ./run ------
+# nvidia-smi names an H100; ./run (solutions/ch10-reduction/step1 and step2) writes the recorded
+# launch trace where the injection library would and prints its result line; ncu writes the
+# recorded raw page to its --log-file. What is tested: the steps' order, the launches ncu is told
+# to skip and count, the rows, the table beside the step before (profiled now, or from the
+# committed CSV), and collect.sh's chapter CSV.
+fake=$tmp/fake
+mkdir -p "$fake/bin" "$fake/build/solutions/ch10-reduction/step1-simple" "$fake/build/solutions/ch10-reduction/step2-convergent"
+printf '#!/bin/bash\ncase "$*" in *-L*) echo "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-0)" ;; *driver_version*) echo 580.00 ;; *) echo "NVIDIA H100 80GB HBM3" ;; esac\n' >"$fake/bin/nvidia-smi"
+printf '#!/bin/bash\nwhile [ $# -gt 0 ]; do case $1 in --version) echo "Version 2025.3.1.0 (stand-in)"; exit 0 ;; --launch-skip) echo "$2" >>"%s/skips" ;; --launch-count) echo "$2" >>"%s/counts" ;; --log-file) log=$2 ;; */run) run=$1 ;; esac; shift; done\ncp "$(cat "$(dirname "$run")/fixture").ncu.csv" "$log"\n' "$fake" "$fake" >"$fake/bin/ncu"
+for s in 1:step1-simple 2:step2-convergent; do
+    d=$fake/build/solutions/ch10-reduction/${s#*:}
+    echo "$PWD/$fix/standin-${s%%:*}" >"$d/fixture"
+    printf '#!/bin/bash\nfor a; do [ "$a" = --list-sizes ] && { echo 2048; exit 0; }; done\n[ -n "${LAB_LAUNCH_TRACE:-}" ] && cp "$(cat "$(dirname "$0")/fixture").trace" "$LAB_LAUNCH_TRACE"\necho "PASS,solutions/ch10-reduction/%s,op=sum type=float dist=digits,2048,2024,0.0036,0.1,2.2,0.56"\n' "${s#*:}" >"$d/run"
+done
+touch "$fake/liblaunch_trace.so"
+chmod +x "$fake"/bin/* "$fake"/build/solutions/ch10-reduction/*/run
+standins() { env PATH="$fake/bin:$PATH" NCU="$fake/bin/ncu" MAKE=true PROF_BUILD="$fake/build" \
+    PROF_TRACE_LIB="$fake/liblaunch_trace.so" PLOTS_DIR="$fake/plots" "$@"; }
+if standins bash "$PROF_DIR/profile.sh" solutions/ch10-reduction/step2-convergent >"$tmp/out" 2>"$tmp/err"; then
+    grep -q 'step2 (n=2048) *step1 (n=2048) *change' "$tmp/out" && grep -q '^> active threads per warp instruction (32: none idle) *31.7 *28.6' "$tmp/out" &&
+        grep -q 'profiled now' "$tmp/out" && ok || { no "profile.sh with stand-ins: not the table expected:"; cat "$tmp/out"; }
+    [ "$(tr '\n' ' ' <"$fake/skips")" = "3 3 " ] && [ "$(tr '\n' ' ' <"$fake/counts")" = "1 1 " ] && ok ||
+        no "profile.sh told ncu to skip $(tr '\n' ' ' <"$fake/skips")and count $(tr '\n' ' ' <"$fake/counts")(want 3 3 and 1 1)"
+else
+    no "profile.sh with stand-ins failed: $(cat "$tmp/err")"
+fi
+if standins bash "$PROF_DIR/collect.sh" ch10-reduction/step1 ch10-reduction/step2 >"$tmp/out" 2>"$tmp/err"; then
+    csv=$fake/plots/NVIDIA_H100_80GB_HBM3/ch10-reduction-profile.csv
+    if [ "$(grep -c ',\*,' "$csv")" = 2 ] && grep -q '^# gpu: NVIDIA H100 80GB HBM3$' "$csv" && grep -q '^chapter,step,params,n,kernel' "$csv"; then ok
+    else no "collect.sh with stand-ins: $csv is not two steps' rows"; fi
+    # make profile now sets step 1 beside step 2 from that CSV, without profiling it again
+    rm -f "$fake/skips"
+    standins bash "$PROF_DIR/profile.sh" solutions/ch10-reduction/step2-convergent >"$tmp/out" 2>&1
+    grep -q "from $csv" "$tmp/out" && [ "$(wc -l <"$fake/skips")" = 1 ] && ok || no "profile.sh did not take step 1 from the committed CSV: $(tail -n 3 "$tmp/out")"
+else
+    no "collect.sh with stand-ins failed: $(tail -n 3 "$tmp/out") $(cat "$tmp/err")"
+fi
+
 # ---- make profile's one-line refusals ---------------------------------------------------------
 if ! nvidia-smi -L >/dev/null 2>&1; then
     refuses "profile.sh without a GPU" 3 "no NVIDIA GPU visible" bash "$PROF_DIR/profile.sh" --check
