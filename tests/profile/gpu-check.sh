@@ -15,7 +15,7 @@ checks=(
     "ch10-reduction/step4-segmented ch10-reduction/step5-coarsened atomics lt coarsening: fewer blocks, one atomic each"
     "ch12-merge/step2-basic ch12-merge/step3-tiled ld_coal lt the tiles are loaded coalesced"
     "ch12-merge/step3-tiled ch12-merge/step4-circular l2_read_x lt the circular buffers load only what the last iteration consumed"
-    "ch13-sort/step1-radix-naive ch13-sort/step2-radix-local st_coal lt local sorting makes the bucket writes coalesced"
+    "ch13-sort/step1-radix-naive ch13-sort/step2-radix-local l2_x lt fewer, smaller scans: fewer bytes through L2 per iteration"
     "ch13-sort/step2-radix-local ch13-sort/step3-radix-multibit launches lt an r-bit digit per iteration: fewer iterations"
     "ch13-sort/step2-radix-local ch13-sort/step3-radix-multibit l2_x lt fewer passes over the keys"
 )
