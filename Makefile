@@ -319,6 +319,9 @@ catalogue-readmes:
 
 # bench, plots (and bench-build): their rules and the baselines' build are in tests/bench/bench.mk
 include tests/bench/bench.mk
+# profile (Nsight Compute's counters of a step), profile-collect, profile-check, profile-test:
+# tests/profile/profile.mk
+include tests/profile/profile.mk
 # handout, handout-check, grade, handout-test and need_solutions: tests/tools/classroom.mk
 include tests/tools/classroom.mk
 

@@ -14,7 +14,9 @@ BENCH_RUNS = $(foreach c,$(CHAPTERS),$(filter build/solutions/$(c)/%,$(SOL_RUNS)
 BENCH_JOBS ?= $(shell nproc 2>/dev/null || echo 4)
 
 # The baselines are C++ with CUB (not lab code), built like the steps and linked
-# with the same common objects: the same options, timing and --csv line.
+# with the same core objects: the same options, timing and --csv line. A chapter's
+# baseline makes ./run's inputs with that chapter's wing (reduce_ref.h, merge_ref.h,
+# sort_ref.h): it sees the wing's headers and links its objects; the copy needs none.
 build/bench/%.o: tests/bench/%.cu $(ARCH_STAMP) | build/bench/
 	$(call say,NVCC,$<)
 	$(Q)$(NVCC) $(NVFLAGS) -Itests/bench -c $< -o $@
@@ -22,6 +24,18 @@ build/bench/%.o: tests/bench/%.cu $(ARCH_STAMP) | build/bench/
 build/bench/%: build/bench/%.o $(CORE_OBJ)
 	$(call say,LINK,$@)
 	$(Q)$(NVCC) $^ $(LDFLAGS_CUDA) -o $@
+
+# $(1): a baseline, $(2): its chapter
+define BENCH_BASELINE_RULES
+build/bench/$(1).o: tests/bench/$(1).cu $(ARCH_STAMP) | build/bench/
+	$$(call say,NVCC,$$<)
+	$$(Q)$$(NVCC) $$(NVFLAGS) -Itests/bench -Icommon/$(2) -c $$< -o $$@
+
+build/bench/$(1): build/bench/$(1).o $$(CORE_OBJ) $$(call wing_obj,$(2))
+	$$(call say,LINK,$$@)
+	$$(Q)$$(NVCC) $$^ $$(LDFLAGS_CUDA) -o $$@
+endef
+$(foreach c,$(CHAPTERS),$(foreach b,$(BASELINES_$(c)),$(eval $(call BENCH_BASELINE_RULES,$(b),$(c)))))
 
 .PHONY: bench-build
 bench-build: $(BENCH_TOOLS) $(BENCH_RUNS)

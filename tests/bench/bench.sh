@@ -24,17 +24,22 @@ cap=${BENCH_MAX:-}
 
 die() { echo "bench: $*" >&2; exit 1; }
 
-# ---- sizes: "2^24", "16M", "3k", "1000" as ./run reads them ------------------
-size_num() {
-    local s=$1
-    [[ $s =~ ^[0-9]+(\^[0-9]+|[kKMG])?$ ]] || die "bad size '$s' in $conf"
-    case $s in
-    *^*) echo $(( 10#${s%^*} ** 10#${s#*^} )) ;;
-    *[kK]) echo $(( 10#${s%?} * 1000 )) ;;
-    *M) echo $(( 10#${s%M} << 20 )) ;;
-    *G) echo $(( 10#${s%G} << 30 )) ;;
-    *) echo $(( 10#$s )) ;;
-    esac
+# ---- sizes: the size syntax is ./run's own (common/options.c): ask a binary that reads it ----
+# The copy baseline (every make bench builds it) prints the sizes a -n spec names, one a line
+# (--list-sizes: no GPU needed); its -n has no upper limit, so a size a step refuses still runs
+# there and is skipped for that step alone (exit 2, below).
+sizer=$build/bench/copy
+sizes_of() { # SPEC -> its sizes, one a line
+    local out
+    [ -x "$sizer" ] || die "$sizer is missing: it reads the size syntax for the bench (make $sizer)"
+    out=$("$sizer" -n "$1" --list-sizes 2>&1) || die "bad size '$1' in $conf: ${out#copy: }"
+    echo "$out"
+}
+size_num() { # one size -> its number
+    local v
+    v=$(sizes_of "$1") || exit 1
+    [ "$(wc -l <<<"$v")" = 1 ] || die "'$1' in $conf names several sizes where one is needed"
+    echo "$v"
 }
 size_text() { # 16777216 -> 2^24; other numbers as they are
     local k=0
@@ -46,15 +51,11 @@ sizes_text() { # a list of numbers -> "2^10:2^28" when it is a run of three or m
     for s in "$@"; do t+=("$(size_text "$s")"); [ "$s" = "$expect" ] && expect=$((s * 2)) || expect=x; done
     if [ $# -gt 2 ] && [ "$expect" != x ] && [[ ${t[0]} == *^* ]]; then echo "${t[0]}:${t[-1]}"; else local IFS=,; echo "${t[*]}"; fi
 }
-size_list() { # "2^10:2^28" (powers of two) or "1000,2^20" -> the numbers, capped by BENCH_MAX
-    local spec=$1 v lo hi top=0 s
-    [ -n "$cap" ] && top=$(size_num "$cap")
-    if [[ $spec == *:* ]]; then
-        lo=$(size_num "${spec%%:*}") hi=$(size_num "${spec#*:}")
-        for ((v = lo; v <= hi; v *= 2)); do ((top && v > top)) || echo "$v"; done
-    else
-        for s in ${spec//,/ }; do v=$(size_num "$s"); ((top && v > top)) || echo "$v"; done
-    fi
+size_list() { # a -n spec ("2^10:2^28", "1000,2^20") -> its sizes, capped by BENCH_MAX
+    local v top=0 all
+    if [ -n "$cap" ]; then top=$(size_num "$cap") || exit 1; fi
+    all=$(sizes_of "$1") || exit 1
+    for v in $all; do ((top && v > top)) || echo "$v"; done
 }
 
 # ---- the configuration ------------------------------------------------------
@@ -230,7 +231,7 @@ matching() {
 # join RAW: RAW's CSV beside it, with the ratios to CUB and to the copy (join.awk) and the
 # figures of the chapter's report lines (report.awk) as # report: lines.
 join() {
-    local raw_file=$1 ch glob prefix n target s
+    local raw_file=$1 ch glob prefix n nn target s
     ch=$(basename "$raw_file" .raw)
     [ -n "${max[$ch]:-}" ] || die "no chapter $ch in $conf"
     local csv=${raw_file%.raw}.csv
@@ -250,7 +251,8 @@ join() {
     while read -r glob n target; do
         [ -n "$glob" ] || continue
         awk -F, '!/^#/ && $1 != "chapter" { print $2 }' "$tmp/csv" | sort -u | matching "$glob" >"$tmp/steps"
-        awk -v n="$(size_num "$n")" -v ntext="$n" -v target="$target" -v glob="$glob" -v focus="${focus[$ch]:-}" \
+        nn=$(size_num "$n")
+        awk -v n="$nn" -v ntext="$n" -v target="$target" -v glob="$glob" -v focus="${focus[$ch]:-}" \
             -f tests/bench/tokens.awk -f tests/bench/report.awk "$tmp/steps" "$tmp/csv" >>"$tmp/report"
     done <<<"${report[$ch]:-}"
     { awk '/^#/' "$tmp/csv"; cat "$tmp/report"; awk '!/^#/' "$tmp/csv"; } >"$csv"
@@ -323,10 +325,11 @@ for ch in "${chapters[@]}"; do
                     opts+=("${w[i]}")
                 fi
             done
-            run size "$bin" "$label" "$(size_list "$spec")" "${opts[@]}" ;;
+            list=$(size_list "$spec")
+            run size "$bin" "$label" "$list" "${opts[@]}" ;;
         param)
             n=$(size_list "${w[2]}")
-            [ -n "$n" ] || n=$(size_num "$cap") # under BENCH_MAX: at the cap
+            if [ -z "$n" ]; then n=$(size_num "$cap"); fi # under BENCH_MAX: at the cap
             IFS=, read -r -a vals <<<"${w[4]}"
             for v in "${vals[@]}"; do
                 run "param:${w[3]#--}" "$bin" "$label" "$n" "${w[3]}" "$v" "${w[@]:5}"

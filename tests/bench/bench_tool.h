@@ -25,9 +25,9 @@ typedef struct {
 static inline bench_fingerprint bench_fingerprint_of(const void *x, int64_t n)
 {
     const uint32_t *v = (const uint32_t *)x;
-    bench_fingerprint f = {0, 0};
+    bench_fingerprint f = {.sum = 0, .mix = 0};
     for (int64_t i = 0; i < n; i++) {
-        lab_rng r = {v[i]};
+        lab_rng r = {.state = v[i]};
         f.sum += v[i];
         f.mix += lab_rng_next(&r);
     }
@@ -56,27 +56,31 @@ static inline void bench_check_size(int64_t n)
 }
 
 /* One measured size: the same line as ./run's (--csv: PASS|FAIL,step,params,n,...). */
-static inline void bench_report(const lab_opts *o, const char *step, const char *params, int64_t n, double bytes,
+static inline void bench_report(const lab_run *run, const char *step, const char *params, int64_t n, double bytes,
                                 lab_timing t, int pass, const char *why)
 {
-    const lab_result r = {step, params, n, bytes, t, pass};
-    lab_print_result(o, &r);
+    const lab_result r = {.step = step, .params = params, .n = n, .bytes = bytes, .time = t, .pass = pass};
+    lab_print_result(run, &r);
     if (!pass && why != NULL)
         fprintf(stderr, "%s n=%lld: %s\n", step, (long long)n, why);
 }
 
-/* Parses the options, needs a GPU, runs run_size(o, n, ctx) on every size;
- * the exit status is ./run's: 0 when every size passed, 1 when one failed. */
-static inline int bench_main(int argc, char **argv, lab_opts *o, const lab_opt_spec *spec, const char *tool,
-                             int (*run_size)(const lab_opts *o, int64_t n, const void *ctx), const void *ctx)
+/* Parses the command line (the core's options and the tool's own table, opts:
+ * the values they point at hold the defaults --help shows), needs a GPU, runs
+ * run_size(run, n, ctx) on every size; the exit status is ./run's: 0 when every
+ * size passed, 1 when one failed. As a step's ./run: -n 2^24 and 20 timed runs
+ * unless told, and --list-sizes prints the sizes (for bench.sh) with no GPU. */
+static inline int bench_main(int argc, char **argv, const char *tool, const char *about, const lab_opt *opts, int nopts,
+                             int (*run_size)(const lab_run *run, int64_t n, const void *ctx), const void *ctx)
 {
-    lab_parse_opts(argc, argv, o, spec, tool);
-    if (o->nsizes == 0)
-        o->sizes[0] = o->size, o->nsizes = 1;
+    const lab_cli cli = {.step = tool, .about = about, .default_n = (int64_t)1 << 24, .max_n = 0, .max_n_why = NULL,
+                         .default_reps = 20};
+    lab_run run;
+    lab_parse(argc, argv, &cli, opts, nopts, &run);
     lab_require_gpu(tool);
     int all_pass = 1;
-    for (int s = 0; s < o->nsizes; s++)
-        all_pass &= run_size(o, o->sizes[s], ctx);
+    for (int s = 0; s < run.nsizes; s++)
+        all_pass &= run_size(&run, run.sizes[s], ctx);
     return all_pass ? LAB_EXIT_PASS : LAB_EXIT_FAIL;
 }
 

@@ -16,21 +16,21 @@ static void launch(void *ctx)
     CUDA_CHECK(cudaMemcpyAsync(w->dst, w->src, w->bytes, cudaMemcpyDeviceToDevice, 0));
 }
 
-static int run_size(const lab_opts *o, int64_t n, const void *ctx)
+static int run_size(const lab_run *run, int64_t n, const void *ctx)
 {
     (void)ctx;
     bench_check_size(n);
     const size_t bytes = sizeof(uint32_t) * (size_t)n;
     uint32_t *x = (uint32_t *)lab_xmalloc(bytes), *y = (uint32_t *)lab_xmalloc(bytes);
-    lab_rng rng = lab_rng_seeded(o->seed);
+    lab_rng rng = lab_rng_seeded(run->seed);
     for (int64_t i = 0; i < n; i++)
         x[i] = (uint32_t)lab_rng_next(&rng) | 1u; /* never zero */
-    work w = {lab_dev_upload(x, bytes, "src"), lab_dev_poisoned(bytes, "dst"), bytes};
+    work w = {.src = lab_dev_upload(x, bytes, "src"), .dst = lab_dev_poisoned(bytes, "dst"), .bytes = bytes};
     launch(&w);
     lab_dev_download(y, w.dst, bytes);
     const int pass = memcmp(x, y, bytes) == 0;
-    const lab_timing t = lab_time_device(launch, &w, o->reps);
-    bench_report(o, "copy", "elem=4B", n, 2.0 * (double)bytes, t, pass, "the copy differs from its source");
+    const lab_timing t = lab_time_device(launch, &w, run->reps);
+    bench_report(run, "copy", "elem=4B", n, 2.0 * (double)bytes, t, pass, "the copy differs from its source");
     lab_dev_free((void *)w.src), lab_dev_free(w.dst);
     free(x), free(y);
     return pass;
@@ -38,9 +38,6 @@ static int run_size(const lab_opts *o, int64_t n, const void *ctx)
 
 int main(int argc, char **argv)
 {
-    lab_opts o = lab_opts_defaults();
-    lab_opt_spec spec;
-    memset(&spec, 0, sizeof spec);
-    spec.about = "cudaMemcpyAsync device to device of -n 4-byte elements: the bandwidth ceiling.";
-    return bench_main(argc, argv, &o, &spec, "copy", run_size, NULL);
+    return bench_main(argc, argv, "copy", "cudaMemcpyAsync device to device of -n 4-byte elements: the bandwidth ceiling.",
+                      NULL, 0, run_size, NULL);
 }

@@ -11,6 +11,12 @@
 #include "bench_tool.h"
 #include "merge_ref.h"
 
+/* The tool's own options (its --m, --dist, --variant). */
+typedef struct {
+    int64_t m; /* -1: half of the total */
+    const char *dist, *variant;
+} args;
+
 typedef struct {
     void *temp;
     size_t temp_bytes;
@@ -48,21 +54,21 @@ static void launch(void *ctx)
     CUDA_CHECK(merge_cub(w, w->temp, bytes));
 }
 
-static int run_size(const lab_opts *o, int64_t total, const void *ctx)
+static int run_size(const lab_run *run, int64_t total, const void *ctx)
 {
-    (void)ctx;
+    const args *a = (const args *)ctx;
     bench_check_size(total);
-    const int pairs = strcmp(o->variant, "pairs") == 0;
+    const int pairs = strcmp(a->variant, "pairs") == 0;
     work w;
     memset(&w, 0, sizeof w);
-    w.m = o->m >= 0 ? (o->m < total ? o->m : total) : total / 2;
+    w.m = a->m >= 0 ? (a->m < total ? a->m : total) : total / 2;
     w.n = total - w.m;
     int *A = (int *)lab_xmalloc(sizeof(int) * (size_t)w.m), *B = (int *)lab_xmalloc(sizeof(int) * (size_t)w.n);
     int *C = (int *)lab_xmalloc(sizeof(int) * (size_t)total);
     int *values = pairs ? (int *)lab_xmalloc(sizeof(int) * (size_t)total) : NULL; /* A's values, then B's */
-    lab_rng rng = lab_rng_seeded(o->seed);
-    if (merge_make_inputs(o->dist, &rng, A, (int)w.m, B, (int)w.n, 0) != 0) {
-        fprintf(stderr, "cub_merge: unknown --dist %s\n", o->dist);
+    lab_rng rng = lab_rng_seeded(run->seed);
+    if (merge_make_inputs(a->dist, &rng, A, (int)w.m, B, (int)w.n, 0) != 0) {
+        fprintf(stderr, "cub_merge: unknown --dist %s\n", a->dist);
         exit(LAB_EXIT_USAGE);
     }
     w.A = (const int *)lab_dev_upload(A, sizeof(int) * (size_t)w.m, "A");
@@ -94,12 +100,12 @@ static int run_size(const lab_opts *o, int64_t total, const void *ctx)
         snprintf(why, sizeof why, "C does not hold exactly the keys of A and B");
     else if (pairs && (unsorted = values_wrong_at(A, w.m, B, C, values, total)) >= 0)
         snprintf(why, sizeof why, "C_values[%lld] is not the stable merge's", (long long)unsorted);
-    const lab_timing t = lab_time_device(launch, &w, o->reps);
+    const lab_timing t = lab_time_device(launch, &w, run->reps);
     char params[96];
     /* the keys row's params stay m, n and dist: every merge step's keys row holds them (sweeps.conf's vs) */
-    snprintf(params, sizeof params, "m=%lld n=%lld dist=%s%s", (long long)w.m, (long long)w.n, o->dist,
+    snprintf(params, sizeof params, "m=%lld n=%lld dist=%s%s", (long long)w.m, (long long)w.n, a->dist,
              pairs ? " pairs" : "");
-    bench_report(o, pairs ? "cub::DeviceMerge::MergePairs" : "cub::DeviceMerge", params, total,
+    bench_report(run, pairs ? "cub::DeviceMerge::MergePairs" : "cub::DeviceMerge", params, total,
                  (pairs ? 16.0 : 8.0) * (double)total, t, why[0] == '\0', why);
     lab_dev_free((void *)w.A), lab_dev_free((void *)w.B), lab_dev_free(w.C), lab_dev_free(w.temp);
     lab_dev_free((void *)w.A_values), lab_dev_free((void *)w.B_values), lab_dev_free(w.C_values);
@@ -110,14 +116,16 @@ static int run_size(const lab_opts *o, int64_t total, const void *ctx)
 int main(int argc, char **argv)
 {
     static const char *const variants[] = {"keys", "pairs", NULL};
-    lab_opts o = lab_opts_defaults();
-    o.variant = "keys";
-    lab_opt_spec spec;
-    memset(&spec, 0, sizeof spec);
-    spec.options = LAB_OPT_M | LAB_OPT_DIST | LAB_OPT_VARIANT;
-    spec.dists = merge_dists;
-    spec.variants = variants;
-    spec.about = "cub::DeviceMerge::MergeKeys over -n totals (m = n = total/2 unless --m); --dist as ./run's;\n"
-                 "--variant pairs: MergePairs, with ./run's values (A[i] -> i + 1, B[j] -> m + j + 1).";
-    return bench_main(argc, argv, &o, &spec, "cub_merge", run_size, NULL);
+    args a = {.m = -1, .dist = "uniform", .variant = "keys"};
+    const lab_opt opts[] = {
+        {.name = "--m", .kind = LAB_ARG_SIZE, .at = &a.m, .lo = 0, .metavar = "M", .help = "elements of A (-1: half of -n)"},
+        {.name = "--dist", .kind = LAB_ARG_NAME, .at = &a.dist, .names = merge_dists, .metavar = "D",
+         .help = "input distribution"},
+        {.name = "--variant", .kind = LAB_ARG_NAME, .at = &a.variant, .names = variants, .metavar = "V",
+         .help = "the CUB call"},
+    };
+    return bench_main(argc, argv, "cub_merge",
+                      "cub::DeviceMerge::MergeKeys over -n totals (m = n = total/2 unless --m); --dist as ./run's;\n"
+                      "--variant pairs: MergePairs, with ./run's values (A[i] -> i + 1, B[j] -> m + j + 1).",
+                      opts, (int)(sizeof opts / sizeof opts[0]), run_size, &a);
 }

@@ -8,6 +8,11 @@
 #include "bench_tool.h"
 #include "reduce_ref.h"
 
+/* The tool's own options (its --op, --type, --dist). */
+typedef struct {
+    const char *op, *type, *dist;
+} args;
+
 typedef struct {
     void *temp;
     size_t temp_bytes;
@@ -43,21 +48,21 @@ static void launch(void *ctx)
     CUDA_CHECK(reduce_cub(w, w->temp, bytes));
 }
 
-static int run_size(const lab_opts *o, int64_t n, const void *ctx)
+static int run_size(const lab_run *run, int64_t n, const void *ctx)
 {
-    (void)ctx;
+    const args *a = (const args *)ctx;
     static const char *const names[] = {"cub::DeviceReduce::Sum", "cub::DeviceReduce::Max", "cub::DeviceReduce::Min"};
     bench_check_size(n);
     work w;
     memset(&w, 0, sizeof w);
-    if (reduce_parse_kind(o->op, o->type, &w.kind) != 0) {
-        fprintf(stderr, "cub_reduce: --op must be sum, max or min and --type int or float (got %s, %s)\n", o->op, o->type);
+    if (reduce_parse_kind(a->op, a->type, &w.kind) != 0) {
+        fprintf(stderr, "cub_reduce: --op must be sum, max or min and --type int or float (got %s, %s)\n", a->op, a->type);
         exit(LAB_EXIT_USAGE);
     }
     reduce_t *x = (reduce_t *)lab_xmalloc(sizeof(reduce_t) * (size_t)n);
-    lab_rng rng = lab_rng_seeded(o->seed);
-    if (reduce_make_input(o->dist, w.kind.type, &rng, x, n) != 0) {
-        fprintf(stderr, "cub_reduce: unknown --dist %s (digits negative mixed uniform)\n", o->dist);
+    lab_rng rng = lab_rng_seeded(run->seed);
+    if (reduce_make_input(a->dist, w.kind.type, &rng, x, n) != 0) {
+        fprintf(stderr, "cub_reduce: unknown --dist %s (digits negative mixed uniform)\n", a->dist);
         exit(LAB_EXIT_USAGE);
     }
     reduce_ref_result ref;
@@ -74,11 +79,11 @@ static int run_size(const lab_opts *o, int64_t n, const void *ctx)
      * element bounds any tree it uses at these sizes, loosely but safely. */
     char why[256] = "";
     const int pass = reduce_check(w.kind, got, &ref, (int64_t)1 << 16, why, sizeof why);
-    const lab_timing t = lab_time_device(launch, &w, o->reps);
+    const lab_timing t = lab_time_device(launch, &w, run->reps);
     char params[96];
     snprintf(params, sizeof params, "op=%s type=%s dist=%s", reduce_op_name(w.kind.op), reduce_type_name(w.kind.type),
-             o->dist);
-    bench_report(o, names[w.kind.op], params, n, 4.0 * (double)n, t, pass, why);
+             a->dist);
+    bench_report(run, names[w.kind.op], params, n, 4.0 * (double)n, t, pass, why);
     lab_dev_free((void *)w.in), lab_dev_free(w.out), lab_dev_free(w.temp);
     free(x);
     return pass;
@@ -86,13 +91,14 @@ static int run_size(const lab_opts *o, int64_t n, const void *ctx)
 
 int main(int argc, char **argv)
 {
-    lab_opts o = lab_opts_defaults();
-    o.type = "float";
-    o.dist = "digits"; /* reduce_driver.c's default input */
-    lab_opt_spec spec;
-    memset(&spec, 0, sizeof spec);
-    spec.options = LAB_OPT_OP | LAB_OPT_TYPE | LAB_OPT_DIST;
-    spec.ops = reduce_all_ops, spec.types = reduce_all_types, spec.dists = reduce_dists;
-    spec.about = "cub::DeviceReduce over -n sizes, on ./run's inputs.";
-    return bench_main(argc, argv, &o, &spec, "cub_reduce", run_size, NULL);
+    args a = {.op = "sum", .type = "float", .dist = "digits"}; /* reduce_driver.c's default input */
+    const lab_opt opts[] = {
+        {.name = "--dist", .kind = LAB_ARG_NAME, .at = &a.dist, .names = reduce_dists, .metavar = "D",
+         .help = "input distribution"},
+        {.name = "--type", .kind = LAB_ARG_NAME, .at = &a.type, .names = reduce_all_types, .metavar = "T",
+         .help = "element type"},
+        {.name = "--op", .kind = LAB_ARG_NAME, .at = &a.op, .names = reduce_all_ops, .metavar = "OP", .help = "operator"},
+    };
+    return bench_main(argc, argv, "cub_reduce", "cub::DeviceReduce over -n sizes, on ./run's inputs.", opts,
+                      (int)(sizeof opts / sizeof opts[0]), run_size, &a);
 }

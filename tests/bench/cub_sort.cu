@@ -19,6 +19,12 @@ struct less_than {
     __device__ bool operator()(const T &a, const T &b) const { return a < b; }
 };
 
+/* The tool's own options (its --dist, --type, --variant, --keys-only). */
+typedef struct {
+    const char *dist, *type, *variant;
+    int keys_only;
+} args;
+
 typedef struct {
     void *temp;
     size_t temp_bytes;
@@ -81,27 +87,27 @@ static const char *check(const unsigned int *keys_in, const unsigned int *keys_o
     return why;
 }
 
-static int run_size(const lab_opts *o, int64_t n, const void *ctx)
+static int run_size(const lab_run *run, int64_t n, const void *ctx)
 {
-    const int keys_only = o->keys_only;
-    (void)ctx;
+    const args *a = (const args *)ctx;
+    const int keys_only = a->keys_only;
     bench_check_size(n);
     work w;
     memset(&w, 0, sizeof w);
     w.n = (int)n;
-    w.merge = strcmp(o->variant, "merge") == 0;
-    const int type = sort_type_of(o->type);
-    if ((!w.merge && strcmp(o->variant, "radix") != 0) || (type != SORT_UINT && type != SORT_INT)) {
-        fprintf(stderr, "cub_sort: --variant radix|merge and --type uint|int (got %s, %s)\n", o->variant, o->type);
+    w.merge = strcmp(a->variant, "merge") == 0;
+    const int type = sort_type_of(a->type);
+    if ((!w.merge && strcmp(a->variant, "radix") != 0) || (type != SORT_UINT && type != SORT_INT)) {
+        fprintf(stderr, "cub_sort: --variant radix|merge and --type uint|int (got %s, %s)\n", a->variant, a->type);
         exit(LAB_EXIT_USAGE);
     }
     w.type = (sort_type)type;
     const size_t bytes = sizeof(unsigned int) * (size_t)n;
     unsigned int *keys = (unsigned int *)lab_xmalloc(bytes), *got_k = (unsigned int *)lab_xmalloc(bytes);
     unsigned int *got_v = keys_only ? NULL : (unsigned int *)lab_xmalloc(bytes);
-    lab_rng rng = lab_rng_seeded(o->seed);
-    if (sort_make_keys(o->dist, &rng, keys, n, w.type) != 0) {
-        fprintf(stderr, "cub_sort: unknown --dist %s\n", o->dist);
+    lab_rng rng = lab_rng_seeded(run->seed);
+    if (sort_make_keys(a->dist, &rng, keys, n, w.type) != 0) {
+        fprintf(stderr, "cub_sort: unknown --dist %s\n", a->dist);
         exit(LAB_EXIT_USAGE);
     }
     w.keys_in = (const unsigned int *)lab_dev_upload(keys, bytes, "keys_in");
@@ -119,12 +125,12 @@ static int run_size(const lab_opts *o, int64_t n, const void *ctx)
     if (!keys_only)
         lab_dev_download(got_v, w.values_out, bytes);
     const char *why = check(keys, got_k, got_v, n, w.type);
-    const lab_timing t = lab_time_device(launch, &w, o->reps);
+    const lab_timing t = lab_time_device(launch, &w, run->reps);
     static const char *const names[2][2] = {{"cub::DeviceRadixSort::SortPairs", "cub::DeviceRadixSort::SortKeys"},
                                             {"cub::DeviceMergeSort::SortPairsCopy", "cub::DeviceMergeSort::SortKeysCopy"}};
     char params[96];
-    snprintf(params, sizeof params, "dist=%s type=%s %s", o->dist, o->type, keys_only ? "keys" : "pairs");
-    bench_report(o, names[w.merge][keys_only], params, n, 2.0 * (keys_only ? 1 : 2) * (double)bytes, t, why == NULL, why);
+    snprintf(params, sizeof params, "dist=%s type=%s %s", a->dist, a->type, keys_only ? "keys" : "pairs");
+    bench_report(run, names[w.merge][keys_only], params, n, 2.0 * (keys_only ? 1 : 2) * (double)bytes, t, why == NULL, why);
     lab_dev_free((void *)w.keys_in), lab_dev_free(w.keys_out), lab_dev_free(w.temp);
     if (!keys_only)
         lab_dev_free((void *)w.values_in), lab_dev_free(w.values_out);
@@ -135,14 +141,17 @@ static int run_size(const lab_opts *o, int64_t n, const void *ctx)
 int main(int argc, char **argv)
 {
     static const char *const variants[] = {"radix", "merge", NULL}, *const types[] = {"uint", "int", NULL};
-    lab_opts o = lab_opts_defaults();
-    o.type = "uint";
-    o.variant = "radix";
-    lab_opt_spec spec;
-    memset(&spec, 0, sizeof spec);
-    spec.options = LAB_OPT_VARIANT | LAB_OPT_TYPE | LAB_OPT_DIST | LAB_OPT_KEYS_ONLY;
-    spec.variants = variants, spec.types = types, spec.dists = sort_dists;
-    spec.about = "CUB's sorts over -n sizes: --variant radix (DeviceRadixSort) | merge (DeviceMergeSort);\n"
-                 "pairs unless --keys-only (value = input index), on ./run's inputs.";
-    return bench_main(argc, argv, &o, &spec, "cub_sort", run_size, NULL);
+    args a = {.dist = "uniform", .type = "uint", .variant = "radix", .keys_only = 0};
+    const lab_opt opts[] = {
+        {.name = "--dist", .kind = LAB_ARG_NAME, .at = &a.dist, .names = sort_dists, .metavar = "D",
+         .help = "input distribution"},
+        {.name = "--type", .kind = LAB_ARG_NAME, .at = &a.type, .names = types, .metavar = "T", .help = "element type"},
+        {.name = "--variant", .kind = LAB_ARG_NAME, .at = &a.variant, .names = variants, .metavar = "V",
+         .help = "the CUB sort"},
+        {.name = "--keys-only", .kind = LAB_ARG_FLAG, .at = &a.keys_only, .help = "sort keys without values"},
+    };
+    return bench_main(argc, argv, "cub_sort",
+                      "CUB's sorts over -n sizes: --variant radix (DeviceRadixSort) | merge (DeviceMergeSort);\n"
+                      "pairs unless --keys-only (value = input index), on ./run's inputs.",
+                      opts, (int)(sizeof opts / sizeof opts[0]), run_size, &a);
 }

@@ -1,6 +1,6 @@
 # plotdata.awk - one benchmark CSV (bench.sh) -> the data files and gnuplot variables of one
 # chart (plots.sh runs tests/bench/<what>.gp with them). Variables (-v):
-#   what      plan | throughput | ladder | params | phases | gpus | counts
+#   what      plan | throughput | ladder | params | phases | gpus | speedup | counts
 #   dir       the folder for the data files
 #   catalogue docs/catalogue.txt: each step's label ("step 3 tiled") and figures, and its colour
 #             (its place in its chapter: a step has one colour in every chart of its chapter)
@@ -9,20 +9,23 @@
 #   metric    the column the chart shows (gbs or gelems), unit its unit (GB/s, Gelem/s, Gkeys/s)
 #   at        ladder: the size of the chart; stem: the chart's file name without its size part
 # Prints gnuplot assignments (the vars file); plan prints instead the charts this CSV makes:
-#   throughput | ladder N SUFFIX | params | phases | gpus        (one per line)
+#   throughput | ladder N SUFFIX | params | phases | gpus | speedup        (one per line)
 #
 # Rows: the CSV's column line names the columns (bench.sh's: chapter,step,params,n,median_ms,
 # spread,gbs,gelems,ratio_cub,ratio_copy,sweep,seed; more may follow). A multi-GPU row names its
 # GPU count in a gpus column or a gpus=G token of params, its phase times (ms) in ms_<phase>
 # columns or ms_<phase>=T tokens of params, its largest bucket (/ (N/G)) in bucket=B. Rows on
-# more than one GPU are left out of throughput, ladder and params: the phases and gpus charts
-# show them. A "# variant: FOLDER NAME meaning" line of the CSV explains a --variant (it wins
-# over the facts file).
+# more than one GPU are left out of throughput, ladder and params: the phases, gpus and speedup
+# charts show them, with the rows of an anchor (a step named anchor:NAME: a baseline of the
+# multi-GPU step built from libraries, e.g. anchor:mgpu, CUB + NCCL; its name from the facts
+# file's "anchor" lines). A "# variant: FOLDER NAME meaning" line of the CSV explains a --variant
+# (it wins over the facts file).
 BEGIN {
     FS = ","
     npal = split("#0072b2 #e69f00 #009e73 #cc79a7 #56b4e9 #d55e00 #882255 #332288 #999933 #44aa99 #aa4499 #661100", pal, " ")
     ncubpal = split("#3a3a3a #8a8a8a #5e5e5e #b4b4b4", cubpal, " ")
     nphpal = split("#4477aa #ee6677 #228833 #ccbb44 #66ccee #aa3377 #bbbbbb", phpal, " ")
+    nmpal = split("#0072b2 #e69f00 #009e73 #cc79a7 #56b4e9 #d55e00", mpal, " ") # the multi-GPU charts' lines
     split("7 9 5 13 11", vpoint, " ")  # a variant's point: filled circle, triangle, square, diamond
     split("6 8 4 12 10", vopen, " ")    # the same shapes open: a second kind of work of one step
     split("1 2 3 4 5", vdash, " ")      # and its dash: solid, dashed, dotted, dash-dot
@@ -57,6 +60,8 @@ function read_facts(file,    line, f) {
         split(line, f, "\t")
         if (f[1] == "variant")
             vnote[f[2], f[3]] = f[4]
+        else if (f[1] == "anchor")
+            aname[f[2]] = f[3]
         else if (f[1] == "option")
             optnote[f[2]] = f[3]
     }
@@ -66,12 +71,14 @@ function read_facts(file,    line, f) {
 # ---- steps: names, labels, colours -------------------------------------------------
 function ckey(step) { sub(/^(\.\/)?solutions\//, "", step); return step } # ch12-merge/step3-tiled
 function folder(step) { sub(/.*\//, "", step); return step }
-function kind(step) { return step == "copy" ? "copy" : step ~ /^cub::/ ? "cub" : "step" }
+function kind(step) { return step == "copy" ? "copy" : step ~ /^cub::/ ? "cub" : step ~ /^anchor:/ ? "anchor" : "step" }
 function step_name(step,    f, num) { # "step 3 tiled", "CUB DeviceRadixSort::SortKeys", "copy"
     if (kind(step) == "copy")
         return "copy"
     if (kind(step) == "cub")
         return "CUB " substr(step, 6)
+    if (kind(step) == "anchor")
+        return step in aname ? aname[step] : "anchor " substr(step, 8)
     f = folder(step)
     if (match(f, /^step[0-9]+/)) {
         num = substr(f, 5, RLENGTH - 4)
@@ -94,6 +101,8 @@ function colour_of(step) {
         return "#000000"
     if (kind(step) == "cub")
         return cubpal[(cubrank[step] - 1) % ncubpal + 1]
+    if (kind(step) == "anchor")
+        return "#8c1c13"
     return pal[(steprank[step] - 1) % npal + 1]
 }
 function rgbint(c) { return sprintf("%d", hex(substr(c, 2))) }
@@ -285,10 +294,11 @@ function legend_of(k,    s, v, f) {
     return s
 }
 # keys in display order: steps by catalogue place and variant, then CUB, then the copy
+function korder(k) { return k == "step" ? 0 : k == "anchor" ? 1 : k == "cub" ? 2 : 3 }
 function before(a, b,    ka, kb) {
     ka = kind(sstep[a]); kb = kind(sstep[b])
     if (ka != kb)
-        return (ka == "step" ? 0 : ka == "cub" ? 1 : 2) < (kb == "step" ? 0 : kb == "cub" ? 1 : 2)
+        return korder(ka) < korder(kb)
     if (ka == "step" && steprank[sstep[a]] != steprank[sstep[b]])
         return steprank[sstep[a]] < steprank[sstep[b]]
     return name_of(a) < name_of(b)
@@ -301,6 +311,7 @@ function sort_keys(a, n,    i, j, t) {
 }
 function linestyle(k, prefix, flat,    c, st, second) { # gnuplot variables of the line of series k
     c = kind(sstep[k])                              # (flat: a flat line, CUB's, without points)
+    if (c == "anchor") c = "step"                   # an anchor: drawn as a step is, in its own colour
     st = variant_style(k)
     second = ssub[k] > 1 # a step's second kind of work in one chart (pairs beside keys): dashed, open points
     return sprintf("%s_color = %s; %s_dash = %d; %s_point = %d; %s_width = %g; %s_psize = %g",
@@ -327,7 +338,9 @@ function cub_of(r,    c, x) {
         }
     return ""
 }
-function single(r) { return G[r] == 1 }
+function single(r) { return G[r] == 1 && kind(S[r]) != "anchor" }
+# a row of the multi-GPU charts: a step measured on several GPUs (or with phases), or an anchor
+function multi(r) { return kind(S[r]) == "anchor" || (kind(S[r]) == "step" && (G[r] > 1 || (r in hasph))) }
 function in_focus(r) { return has_all(focus, P[r]) }
 # wrap(text, width): text in lines of at most width characters ("\n" between, as gnuplot reads),
 # broken at spaces, before "::" and after a hyphen
@@ -364,6 +377,7 @@ END {
     if (what == "params") chart_params()
     if (what == "phases") chart_phases()
     if (what == "gpus") chart_gpus()
+    if (what == "speedup") chart_speedup()
     if (what == "counts") chart_counts()
 }
 function chapter_title(ch,    num, name) { # ch10-reduction -> Chapter 10, reduction
@@ -425,6 +439,11 @@ function chart_plan(    r, i, hasp, g, seen, ng) {
         }
     if (g)
         print "gpus"
+    for (r = 1; r <= nr; r++)
+        if (multi(r) && (G[r] > 1 || kind(S[r]) == "anchor")) {
+            print "speedup"
+            break
+        }
 }
 
 # ---- throughput: a line per step, CUB and the copy, against n --------------------------
@@ -718,10 +737,19 @@ function logtics(lo, hi,    d, m, v, s) { # 1, 2, 5 x 10^k between lo and hi
 function series_of_step(step,    k) { for (k in sstep) if (sstep[k] == step) return k; return "" }
 
 # ---- phases: the multi-GPU step's time by phase, a stacked bar per GPU count ----------
-function chart_phases(    r, n, i, j, k, b, nb, keys, f, cname, cubms, best, lab, tot, c, ones, x, overlap) {
+function chart_phases(    r, n, i, j, k, b, nb, keys, f, cname, cubms, best, lab, tot, c, ones, x, overlap, bars, most, xlines) {
+    # the size with the most bars (series and GPU counts: 1 and 2 GPUs side by side), the largest of those
     for (r = 1; r <= nr; r++)
-        if ((r in hasph) && N[r] > n)
-            n = N[r]
+        if ((r in hasph) && !((N[r], G[r], series(r)) in b)) {
+            b[N[r], G[r], series(r)] = 1
+            bars[N[r]]++
+        }
+    for (x in bars)
+        if (bars[x] > most || (bars[x] == most && x + 0 > n)) {
+            most = bars[x]
+            n = x + 0
+        }
+    delete b
     for (r = 1; r <= nr; r++)
         if ((r in hasph) && N[r] == n) {
             k = series(r)
@@ -744,7 +772,9 @@ function chart_phases(    r, n, i, j, k, b, nb, keys, f, cname, cubms, best, lab
     printf " total above label lines\n" > f
     for (i = 1; i <= nb; i++) {
         r = keys[i]
-        lab = (c > 1 ? step_name(S[r]) (VAR[r] == "" ? "" : " " VAR[r]) (LOC[r] == "" ? "" : " " LOC[r]) "\\n" : "") G[r] " GPU" (G[r] > 1 ? "s" : "")
+        lab = (c > 1 ? wrap(step_name(S[r]) (VAR[r] == "" ? "" : " " VAR[r]) (LOC[r] == "" ? "" : " " LOC[r]), 24) "\\n" : "") G[r] " GPU" (G[r] > 1 ? "s" : "")
+        if (nlines(lab) > xlines)
+            xlines = nlines(lab)
         printf "%s %d", dq(lab), i - 1 > f
         tot = 0
         for (j = 1; j <= nphases; j++) {
@@ -770,7 +800,7 @@ function chart_phases(    r, n, i, j, k, b, nb, keys, f, cname, cubms, best, lab
         printf "what = %s\n", q(step_name(S[keys[1]]) (VAR[keys[1]] == "" ? "" : " " VAR[keys[1]]))
     else
         printf "what = ''\n"
-    printf "file = %s\nbars = %d\nnphases = %d\nnat = %s\ncubms = %s\ntop = %s\n", q(f), nb, nphases, q(pow2(n)), cubms + 0, (best > cubms ? best : cubms) * 1.3
+    printf "file = %s\nbars = %d\nnphases = %d\nnat = %s\ncubms = %s\ntop = %s\nxlines = %d\n", q(f), nb, nphases, q(pow2(n)), cubms + 0, (best > cubms ? best : cubms) * 1.3, xlines
     lab = overlap ? "A bar taller than its measured total (*): phases that overlap in time. " : ""
     printf "note = %s\n", q(lab (cubms > 0 ? "" : "No CUB row at this n (a size line for CUB at " pow2(n) " in sweeps.conf adds it)"))
     for (j = 1; j <= nphases; j++)
@@ -779,7 +809,11 @@ function chart_phases(    r, n, i, j, k, b, nb, keys, f, cname, cubms, best, lab
 function phase_title(s) { gsub(/_/, " ", s); return s }
 
 # ---- gpus: throughput against the GPU count, at one size ------------------------------
-function chart_gpus(    r, n, k, i, j, ng, seen, seen2, best, files, f, keys, nk, rows, one, oneg, cubv, cname, lab, x, maxg, ck) {
+# Each point's ratio to CUB is written to its right, in its line's colour; labels of one GPU
+# count that would touch are moved apart, one above the other. One legend entry stands for every
+# line's ideal (a thin dashed line in its colour).
+function chart_gpus(    r, n, k, i, j, ng, seen, seen2, best, files, f, keys, nk, rows, one, oneg, cubv, cname, lab, x, maxg, ck,
+                    pg, py, pk, npt, order, t, gap, ly, ly0, nxt, longest, g) {
     for (r = 1; r <= nr; r++) # the largest size measured on two or more GPU counts
         if (kind(S[r]) == "step" && (G[r] > 1 || r in hasph) && !((N[r], G[r]) in seen)) {
             seen[N[r], G[r]] = 1
@@ -794,7 +828,8 @@ function chart_gpus(    r, n, k, i, j, ng, seen, seen2, best, files, f, keys, nk
             seen2[k, G[r]] = 1
             if (!(k in rows))
                 keys[++nk] = k
-            rows[k] = rows[k] G[r] " " V[r] " " dq(RC[r] == "" ? "" : fmtratio(RC[r]) "x CUB") "\n"
+            rows[k] = 1
+            pk[++npt] = k; pg[npt] = G[r]; py[npt] = V[r]; plab[npt] = RC[r] == "" ? "" : fmtratio(RC[r]) "x CUB"
             if (!(k in one) || G[r] < oneg[k]) {
                 one[k] = V[r] / G[r]; oneg[k] = G[r]
             }
@@ -805,16 +840,9 @@ function chart_gpus(    r, n, k, i, j, ng, seen, seen2, best, files, f, keys, nk
             cname = cname == "" ? cub_of(r) : cname
         }
     sort_keys(keys, nk)
-    for (i = 1; i <= nk; i++) {
-        k = keys[i]
-        f = sprintf("%s/g%02d.dat", dir, i)
-        printf "gpus y label\n%s", rows[k] > f
-        close(f)
-        files = files " " f
-        printf "%s; g%d_title = %s; g%d_one = %s\n", linestyle(k, "g" i), i, q(legend_of(k)), i, one[k]
-        if (one[k] * maxg > best)
-            best = one[k] * maxg
-    }
+    for (i = 1; i <= nk; i++)
+        if (one[keys[i]] * maxg > best)
+            best = one[keys[i]] * maxg
     if (cname != "")
         for (r = 1; r <= nr; r++)
             if (S[r] == cname && N[r] == n && SW[r] == "size") {
@@ -822,22 +850,132 @@ function chart_gpus(    r, n, k, i, j, ng, seen, seen2, best, files, f, keys, nk
                 ck = series(r)
                 break
             }
-    printf "files = %s\nnat = %s\ncubv = %s\nmaxg = %d\ntop = %s\n", q(substr(files, 2)), q(pow2(n)),
-           cubv + 0, maxg, (best > cubv ? best : cubv) * 1.2
-    # the legend: each line, its ideal, and CUB
-    for (i = 1; i <= nk; i++) {
-        printf "%s; key%d_title = %s\n", linestyle(keys[i], "key" 2 * i - 1), 2 * i - 1, q(legend_of(keys[i]))
-        printf "key%d_color = %s; key%d_dash = 2; key%d_point = 0; key%d_width = 1.2; key%d_psize = 0; key%d_title = %s\n",
-               2 * i, q(colour_of(sstep[keys[i]])), 2 * i, 2 * i, 2 * i, 2 * i, 2 * i, q(oneg[keys[i]] == 1 ? "ideal: its 1-GPU throughput x GPUs" : "ideal: its throughput on " oneg[keys[i]] " GPUs / " oneg[keys[i]] " x GPUs")
+    top = (best > cubv ? best : cubv) * 1.2
+    # the labels' heights: beside the point, on the side its line leaves free (below where the
+    # line rises to the next GPU count, above where it falls or stays), off CUB's line; then at
+    # each GPU count, from the lowest up, at least a label apart
+    gap = 0.055 * top
+    for (i = 1; i <= npt; i++) {
+        nxt = ""
+        for (j = 1; j <= npt; j++)
+            if (pk[j] == pk[i] && pg[j] > pg[i] && (nxt == "" || pg[j] < pg[nxt]))
+                nxt = j
+        ly0[i] = nxt == "" ? py[i] : py[nxt] > py[i] ? py[i] - 0.6 * gap : py[i] + 0.6 * gap
+        if (cubv > 0 && ly0[i] - cubv < 0.6 * gap && cubv - ly0[i] < 0.6 * gap)
+            ly0[i] = ly0[i] >= cubv ? cubv + 0.6 * gap : cubv - 0.6 * gap
     }
-    k = 2 * nk
+    for (i = 1; i <= npt; i++)
+        order[i] = i
+    for (i = 2; i <= npt; i++)
+        for (j = i; j > 1 && (pg[order[j]] < pg[order[j - 1]] || (pg[order[j]] == pg[order[j - 1]] && ly0[order[j]] < ly0[order[j - 1]])); j--) {
+            t = order[j]; order[j] = order[j - 1]; order[j - 1] = t
+        }
+    for (i = 1; i <= npt; i++) {
+        t = order[i]
+        ly[t] = ly0[t]
+        if (i > 1 && pg[order[i - 1]] == pg[t] && ly[t] < ly[order[i - 1]] + gap)
+            ly[t] = ly[order[i - 1]] + gap
+        if (ly[t] > top * 0.97)
+            top = ly[t] / 0.97
+    }
+    for (i = 1; i <= nk; i++) {
+        k = keys[i]
+        f = sprintf("%s/g%02d.dat", dir, i)
+        printf "gpus y label labely\n" > f
+        for (j = 1; j <= npt; j++) # by GPU count: order[] is
+            if (pk[order[j]] == k)
+                printf "%s %s %s %s\n", pg[order[j]], py[order[j]], dq(plab[order[j]]), ly[order[j]] > f
+        close(f)
+        files = files " " f
+        printf "%s; g%d_color = %s; g%d_title = %s; g%d_one = %s\n", linestyle(k, "g" i), i, q(mcolour(k, i)), i, q(legend_of(k)), i, one[k]
+    }
+    printf "files = %s\nnat = %s\ncubv = %s\nmaxg = %d\ntop = %s\n", q(substr(files, 2)), q(pow2(n)),
+           cubv + 0, maxg, top
+    # the legend: each line, one entry for the ideals, and CUB
+    for (i = 1; i <= nk; i++) {
+        lab = legend_of(keys[i])
+        printf "%s; key%d_color = %s; key%d_title = %s\n", linestyle(keys[i], "key" i), i, q(mcolour(keys[i], i)), i, q(lab)
+        if (length(lab) > longest)
+            longest = length(lab)
+    }
+    k = nk + 1
+    lab = "thin dashed: a line's ideal, its throughput per GPU on its fewest GPUs x the GPUs"
+    printf "key%d_color = %s; key%d_dash = 2; key%d_point = 0; key%d_width = 1.2; key%d_psize = 0; key%d_title = %s\n",
+           k, q("#777777"), k, k, k, k, k, q(lab)
+    if (length(lab) > longest)
+        longest = length(lab)
     if (cubv > 0) {
         k++
-        printf "%s; key%d_title = %s\n", linestyle(ck, "key" k, 1), k, q("CUB " substr(cname, 6) " on 1 GPU")
+        lab = "CUB " substr(cname, 6) " on 1 GPU"
+        printf "%s; key%d_title = %s\n", linestyle(ck, "key" k, 1), k, q(lab)
         printf "cub_color = %s; cub_dash = %s\n", q(colour_of(cname)), cubdash[(cubrank[cname] - 1) % 3 + 1]
+        if (length(lab) > longest)
+            longest = length(lab)
     } else
         printf "note = %s\n", q("No CUB row at this n (a size line for CUB at " pow2(n) " in sweeps.conf adds it)")
-    printf "nkeys = %d\nkeycols = 2\n", k
+    printf "nkeys = %d\nkeycols = %d\n", k, key_columns(longest)
+}
+
+# mcolour(k, i): the colour of series k, the i-th line of a multi-GPU chart: the lines of one
+# step (its local sorts) differ there, so each line has its own; an anchor keeps its own
+function mcolour(k, i) { return kind(sstep[k]) == "anchor" ? colour_of(sstep[k]) : mpal[(i - 1) % nmpal + 1] }
+
+# ---- speedup: a multi-GPU step's speed-up over one-GPU CUB against n ---------------------
+# A line per series and GPU count (its ratio_cub: CUB's median on one GPU at that n over its
+# own), the anchor's too; CUB itself is the flat line at 1. A line's GPU count is in its dash:
+# solid on 2 GPUs, dashed on 1, dash-dot on 4, dotted on 8.
+function chart_speedup(    r, k, i, j, key, keys, nk, f, files, x, y, best, lab, longest, g, lo, hi, pts, dashes, col, a, b, colno, ncol, rows) {
+    split("2 1 4 3", dashes, " ") # dash types for 1, 2, 4, 8 GPUs (log2 + 1): dashed, solid, dash-dot, dotted
+    for (r = 1; r <= nr; r++) {
+        if (!multi(r) || RC[r] == "" || MS[r] <= 0)
+            continue
+        key = series(r) SUBSEP G[r]
+        if ((key, N[r]) in pts)
+            continue
+        pts[key, N[r]] = RC[r]
+        if (!(key in rows)) {
+            keys[++nk] = key
+            rows[key] = ""
+        }
+        rows[key] = rows[key] N[r] " " RC[r] "\n"
+        if (RC[r] + 0 > best) best = RC[r] + 0
+        if (lo == "" || N[r] < lo) lo = N[r]
+        if (N[r] > hi) hi = N[r]
+    }
+    for (i = 2; i <= nk; i++) # by series, then GPU count
+        for (j = i; j > 1; j--) {
+            split(keys[j], a, SUBSEP); split(keys[j - 1], b, SUBSEP)
+            if (!(before(a[1] SUBSEP a[2] SUBSEP a[3] SUBSEP a[4], b[1] SUBSEP b[2] SUBSEP b[3] SUBSEP b[4]) ||
+                  (a[1] SUBSEP a[2] SUBSEP a[3] SUBSEP a[4] == b[1] SUBSEP b[2] SUBSEP b[3] SUBSEP b[4] && a[5] + 0 < b[5] + 0)))
+                break
+            x = keys[j]; keys[j] = keys[j - 1]; keys[j - 1] = x
+        }
+    for (i = 1; i <= nk; i++) {
+        split(keys[i], a, SUBSEP)
+        k = a[1] SUBSEP a[2] SUBSEP a[3] SUBSEP a[4]
+        g = a[5] + 0
+        if (!(k in colno))
+            colno[k] = ++ncol
+        col = mcolour(k, colno[k])
+        f = sprintf("%s/u%02d.dat", dir, i)
+        printf "n speedup\n%s", rows[keys[i]] > f
+        close(f)
+        files = files " " f
+        lab = name_of(k) ", " g " GPU" (g > 1 ? "s" : "")
+        if (length(lab) > longest)
+            longest = length(lab)
+        x = 0
+        for (j = g; j > 1; j /= 2) x++
+        printf "u%d_color = %s; u%d_dash = %d; u%d_point = %d; u%d_width = 2; u%d_psize = 0.9; u%d_title = %s\n", i, q(col), i,
+               (x + 1 in dashes) ? dashes[x + 1] : 5, i, kind(sstep[k]) == "anchor" ? 5 : 7, i, i, i, q(lab)
+    }
+    lab = "CUB DeviceRadixSort on 1 GPU at the same n (1.0x)"
+    printf "u%d_color = %s; u%d_dash = 2; u%d_point = 0; u%d_width = 3; u%d_psize = 0; u%d_title = %s\n",
+           nk + 1, q("#3a3a3a"), nk + 1, nk + 1, nk + 1, nk + 1, nk + 1, q(lab)
+    if (length(lab) > longest)
+        longest = length(lab)
+    printf "files = %s\nnkeys = %d\nkeycols = %d\ntop = %s\nlo = %s\nhi = %s\n", q(substr(files, 2)), nk + 1,
+           key_columns(longest), (best > 1 ? best : 1) * 1.2, lo, hi
 }
 
 # ---- counts: chapter 10's counts beside the book's -----------------------------------

@@ -7,10 +7,17 @@
 #   <chapter>-ladder       every step and CUB at the largest n, with the ratio to CUB on each bar
 #   <chapter>-ladder-nK    the same at n = 2^K, for steps that stop at 2^K (every bar at 2^K)
 #   <chapter>-params       the parameter sweeps, a panel per swept option
-#   <chapter>-phases       a multi-GPU step's time by phase, a bar per GPU count (rows with phases)
+#   <chapter>-phases       a multi-GPU step's time by phase, a bar per GPU count (rows with phases),
+#                          and the CUB + NCCL anchor's (anchor:mgpu rows) beside it
 #   <chapter>-gpus         its throughput against the GPU count (rows on two or more GPU counts)
-# and from ch10-analysis.csv (./run --analyze: step,n,metric,measured,book,printed):
+#   <chapter>-speedup      its speed-up over one-GPU CUB against n, per GPU count, and the anchor's
+# from ch10-analysis.csv (./run --analyze: step,n,metric,measured,book,printed):
 #   ch10-reduction-counts  the book's printed counts against its formula and the measurement
+# and from <chapter>-profile.csv (make profile-collect: Nsight Compute's counters of each step):
+#   <chapter>-profile      the counters of the steps' lessons, a panel each (profile-charts.conf),
+#                          chapter 10's beside ./run --analyze's counts
+# A chart whose data is not there yet (no profile CSV before the GPU run, no rows on 2 GPUs) is
+# skipped with one line.
 # The metric fits the chapter: reduction GB/s (against the copy, the bandwidth ceiling), merge
 # Gelem/s, sort Gkeys/s (a `# metric: COLUMN UNIT|YLABEL|XLABEL` line of the CSV overrides it). Labels
 # and colours come from docs/catalogue.txt (a step has one colour in every chart of its
@@ -59,7 +66,8 @@ if ! "$gnuplot" -e 'set print "-"; print GPVAL_TERMINALS' 2>/dev/null | grep -qw
 fi
 
 # The facts the legends need that the CSV may not carry: what each --variant means (a CSV's
-# `# variant: FOLDER NAME meaning` lines win), and what each option means (common/options.h).
+# `# variant: FOLDER NAME meaning` lines win), what each option means (its .help in the lab_opt
+# table of the chapter that declares it, common/*/ and common/), and the anchors' names.
 {
     printf 'variant\t%s\t%s\t%s\n' \
         step6-warp-volatile v1 "steps guarded: idx < 16, < 8, ..." \
@@ -68,7 +76,23 @@ fi
         step7-warp-sync shfl "through registers: __shfl_down_sync" \
         step6-sorting-networks bitonic "O(n log^2 n) work" \
         step6-sorting-networks odd-even "O(n^2) work, one block"
-    sed -n 's|.*/\* *--\([a-z-]*\)[^:]*: *\(.*[^ ]\) *\*/.*|option\t\1\t\2|p' common/options.h 2>/dev/null || true
+    printf 'anchor\t%s\t%s\n' anchor:mgpu "CUB + NCCL sample sort (anchor)"
+    # each lab_opt entry {.name = "--tile", ..., .help = "elements per shared-memory tile"}
+    cat common/*.c common/*/*.c 2>/dev/null | awk '
+        { text = text " " $0 }
+        END {
+            while (match(text, /\.name *= *"--[a-z-]+"/)) {
+                name = substr(text, RSTART, RLENGTH); sub(/^[^"]*"--/, "", name); sub(/"$/, "", name)
+                text = substr(text, RSTART + RLENGTH)
+                entry = substr(text, 1, index(text, "}"))
+                gsub(/" *"/, "", entry) # "a" "b": one C string
+                if (!(name in seen) && match(entry, /\.help *= *"[^"]*"/)) {
+                    h = substr(entry, RSTART, RLENGTH); sub(/^[^"]*"/, "", h); sub(/"$/, "", h)
+                    seen[name] = 1
+                    printf "option\t%s\t%s\n", name, h
+                }
+            }
+        }'
 } >"$tmp/facts"
 
 # metric_of CHAPTER CSV: "COLUMN UNIT|YLABEL|XLABEL", the chapter's metric and what its n counts
@@ -84,16 +108,35 @@ metric_of() {
     esac
 }
 
-# plot WHAT CSV OUT [AWK-ASSIGNMENTS...]: the data of one chart (plotdata.awk), then
-# tests/bench/WHAT.gp once per format.
+# plot WHAT CSV OUT [AWK-ASSIGNMENTS...]: the data of one chart (plotdata.awk), then render it
 plot() {
-    local what=$1 csv=$2 out=$3 fmt stamp
+    local what=$1 csv=$2 out=$3
     shift 3
     rm -rf "$tmp/data"
     mkdir -p "$tmp/data"
     awk -v what="$what" -v dir="$tmp/data" -v catalogue=docs/catalogue.txt -v facts="$tmp/facts" \
         -v metric="$metric" -v unit="$unit" "$@" -f tests/bench/tokens.awk -f tests/bench/plotdata.awk "$csv" >"$tmp/vars.gp"
     printf 'unit = %s\nylabel = %s\nxlabel = %s\n' "'$unit'" "'${ylabel//\'/\'\'}'" "'${xlabel//\'/\'\'}'" >>"$tmp/vars.gp"
+    render "$what" "$csv" "$out"
+}
+
+# plot_profile CSV OUT CHAPTER ANALYSIS: a chapter's profile chart (profiledata.awk), then render it
+plot_profile() {
+    rm -rf "$tmp/data"
+    mkdir -p "$tmp/data"
+    awk -v chapter="$3" -v dir="$tmp/data" -f tests/profile/counters.awk -f tests/bench/profiledata.awk \
+        tests/bench/profile-charts.conf "$1" "$4" >"$tmp/vars.gp"
+    if grep -qx 'npanels = 0' "$tmp/vars.gp"; then
+        echo "  $1 has no rows for the panels of tests/bench/profile-charts.conf: no chart"
+        return
+    fi
+    render profile "$1" "$2"
+}
+
+# render WHAT CSV OUT: tests/bench/WHAT.gp with $tmp/vars.gp, once per format; the PDF dated as
+# the measurement (CSV's # date:)
+render() {
+    local what=$1 csv=$2 out=$3 fmt stamp
     for fmt in $formats; do
         if ! "$gnuplot" -e "fmt = '$fmt'; out = '$out'; here = '$here/'" "$tmp/vars.gp" "tests/bench/$what.gp" \
             2>"$tmp/gnuplot.log"; then
@@ -120,12 +163,12 @@ for dir in "$plots"/*/; do
     for csv in "$dir"/*.csv; do
         name=$(basename "$csv" .csv)
         case $name in
-        *-analysis) continue ;;
+        *-analysis | *-profile) continue ;; # the counts and profile charts: below
         esac
         echo "plots: $csv"
         for f in "$dir/$name"-*.png "$dir/$name"-*.svg "$dir/$name"-*.pdf; do
             case ${f##*/} in
-            "$name"-counts.*) ;; # the counts chart comes from the analysis CSV, below
+            "$name"-counts.* | "$name"-profile.*) ;; # from the analysis and profile CSVs, below
             *) rm -f "$f" ;;
             esac
         done
@@ -136,6 +179,9 @@ for dir in "$plots"/*/; do
         plan=$(awk -v what=plan -v stem="$name-ladder" -v metric="$metric" -v catalogue=docs/catalogue.txt \
                -f tests/bench/tokens.awk -f tests/bench/plotdata.awk "$csv")
         [ -n "$plan" ] || echo "  no size or parameter sweep in it: no chart"
+        if grep -qx phases <<<"$plan" && ! grep -qx speedup <<<"$plan"; then
+            echo "  no rows on 2 or more GPUs (make bench on a machine with several adds them): no gpus or speedup chart"
+        fi
         while read -r chart n suffix; do
             case $chart in
             "") ;;
@@ -149,7 +195,7 @@ for dir in "$plots"/*/; do
         prefix=$(basename "$analysis" -analysis.csv)
         chapter=$prefix
         for c in "$dir/$prefix"-*.csv; do
-            [ "$c" = "$analysis" ] || chapter=$(basename "$c" .csv)
+            case $c in "$analysis" | *-profile.csv) ;; *) chapter=$(basename "$c" .csv) ;; esac
         done
         echo "plots: $analysis"
         rm -f "$dir/$chapter"-counts.{png,svg,pdf}
@@ -160,7 +206,23 @@ for dir in "$plots"/*/; do
           cat "$analysis"; } >"$tmp/analysis.csv"
         plot counts "$tmp/analysis.csv" "$dir/$chapter-counts" -v chapter="$chapter"
     done
-    if [ -n "$(find "$dir" -maxdepth 1 -name 'ch10-*.csv' ! -name '*-analysis.csv')" ] && [ ! -e "$dir/ch10-analysis.csv" ]; then
+    if [ -n "$(find "$dir" -maxdepth 1 -name 'ch10-*.csv' ! -name '*-analysis.csv' ! -name '*-profile.csv')" ] && [ ! -e "$dir/ch10-analysis.csv" ]; then
         echo "plots: no $dir/ch10-analysis.csv (./run --analyze gave no counts): no counts plot"
     fi
+    # each chapter's profile (make profile-collect), beside --analyze's counts where there are some
+    for csv in "$dir"/*.csv; do
+        name=$(basename "$csv" .csv)
+        case $name in *-analysis | *-profile) continue ;; esac
+        if [ ! -e "$dir/$name-profile.csv" ]; then
+            echo "plots: no $dir/$name-profile.csv (make profile-collect on a GPU writes it): no profile chart"
+        fi
+    done
+    for prof in "$dir"/*-profile.csv; do
+        chapter=$(basename "$prof" -profile.csv)
+        echo "plots: $prof"
+        rm -f "$dir/$chapter"-profile.{png,svg,pdf}
+        analysis=$dir/${chapter%%-*}-analysis.csv
+        [ -e "$analysis" ] || analysis=/dev/null
+        plot_profile "$prof" "$dir/$chapter-profile" "$chapter" "$analysis"
+    done
 done
