@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step9-sample-sort/gen.h by `make exercises` (sum 3351453053): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
+/* Exercise made from solutions/ch13-sort/step9-sample-sort/gen.h by `make exercises` (sum 4236801162): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
 /* gen.h - the sample sort's inputs: key number `pos` of N drawn from a
  * distribution, as a pure function of (distribution, seed, pos, N), so each
  * GPU makes its own share in place (2^33 keys never pass through one host),
@@ -21,11 +21,9 @@ typedef enum {
     GEN_COUNT
 } gen_dist;
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+LAB_BEGIN_C
 
-static inline PLAN_HD unsigned int gen_key(int dist, uint64_t seed, uint64_t pos, uint64_t N)
+static inline __host__ __device__ unsigned int gen_key(int dist, uint64_t seed, uint64_t pos, uint64_t N)
 {
     const uint64_t s = plan_mix64(seed * 0x2545F4914F6CDD1Dull + (uint64_t)dist);
     unsigned int k;
@@ -46,14 +44,12 @@ static inline PLAN_HD unsigned int gen_key(int dist, uint64_t seed, uint64_t pos
     return k != 0 ? k : 1u;
 }
 
-static inline PLAN_HD unsigned int gen_value(uint64_t pos)
+static inline __host__ __device__ unsigned int gen_value(uint64_t pos)
 {
     return (unsigned int)pos;
 }
 
-#ifdef __cplusplus
-}
-#endif
+LAB_END_C
 
 /* "uniform" ... "zipf" for a gen_dist; gen_dist_of: the reverse, -1 when unknown. */
 static inline const char *gen_dist_name(int dist)

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step9-sample-sort/plan.c by `make exercises` (sum 268797517): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
+/* Exercise made from solutions/ch13-sort/step9-sample-sort/plan.c by `make exercises` (sum 2220368476): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
 /* plan.c - the sample sort's partition plan (plan.h): sample positions,
  * splitters, and each rank's layout of the exchange. Plain C, no GPU. */
 #include "plan.h"
@@ -9,7 +9,7 @@
 
 #include "sort_ref.h"
 
-const char *plan_init(ss_plan *p, int64_t N, int G, int K, int S, double first_weight)
+const char *plan_init(ss_plan *p, int64_t N, int G, int K, int F, int S, double first_weight)
 {
     memset(p, 0, sizeof *p);
     if (N < 0)
@@ -17,16 +17,21 @@ const char *plan_init(ss_plan *p, int64_t N, int G, int K, int S, double first_w
     if (G < 1 || G > PLAN_MAX_RANKS)
         return "the number of ranks must be 1 to 1024";
     if (K < 1 || (int64_t)G * K > PLAN_MAX_BUCKETS)
-        return "chunks (sub-buckets per rank) must be 1 or more, and ranks x chunks at most 1024";
+        return "chunks (per rank) must be 1 or more, and ranks x chunks at most 1024";
+    if (F < 1 || F > PLAN_MAX_FINE || (int64_t)G * K * F > PLAN_MAX_SUBS)
+        return "sub-buckets (per chunk) must be 1 to 64, and ranks x chunks x sub-buckets at most 1024";
     if (S < 1 || S > PLAN_MAX_SAMPLE)
         return "the sample must be 1 to 65536 keys per rank";
     if (!(first_weight > 0.0 && first_weight <= 1.0))
         return "the first chunk's weight must be in (0, 1]";
-    p->G = G, p->K = K, p->B = G * K, p->N = N, p->S = S, p->first_weight = first_weight;
-    p->split_key = (unsigned int *)calloc((size_t)p->B, sizeof(unsigned int));
-    p->split_pos = (uint64_t *)calloc((size_t)p->B, sizeof(uint64_t));
-    p->counts = (uint64_t *)calloc((size_t)G * (size_t)p->B, sizeof(uint64_t));
-    if (p->split_key == NULL || p->split_pos == NULL || p->counts == NULL) {
+    p->G = G, p->K = K, p->B = G * K, p->F = F, p->BF = G * K * F, p->N = N, p->S = S;
+    p->first_weight = first_weight;
+    p->split_key = (unsigned int *)lab_xmalloc(sizeof(unsigned int) * (size_t)p->B);
+    p->split_pos = (uint64_t *)lab_xmalloc(sizeof(uint64_t) * (size_t)p->B);
+    p->shift = (unsigned int *)lab_xmalloc(sizeof(unsigned int) * (size_t)p->B);
+    p->fine_base = (unsigned int *)lab_xmalloc(sizeof(unsigned int) * (size_t)p->B);
+    p->counts = (uint64_t *)calloc((size_t)G * (size_t)p->BF, sizeof(uint64_t));
+    if (p->counts == NULL) {
         plan_free(p);
         return "out of host memory for the plan";
     }
@@ -35,8 +40,8 @@ const char *plan_init(ss_plan *p, int64_t N, int G, int K, int S, double first_w
 
 void plan_free(ss_plan *p)
 {
-    free(p->split_key), free(p->split_pos), free(p->counts);
-    p->split_key = NULL, p->split_pos = NULL, p->counts = NULL;
+    free(p->split_key), free(p->split_pos), free(p->shift), free(p->fine_base), free(p->counts);
+    memset(p, 0, sizeof *p);
 }
 
 int plan_default_chunks(int G)
@@ -45,6 +50,14 @@ int plan_default_chunks(int G)
         return 1;
     const int most = PLAN_MAX_BUCKETS / G;
     return most < 1 ? 1 : most < 4 ? most : 4;
+}
+
+int plan_default_fine(int G, int K)
+{
+    if (G * K == 1) /* one bucket, the share itself: sorted whole, nothing to cut */
+        return 1;
+    const int most = PLAN_MAX_SUBS / (G * K);
+    return most < 1 ? 1 : most < PLAN_MAX_FINE ? most : PLAN_MAX_FINE;
 }
 
 double plan_sub_share(const ss_plan *p, int j)
@@ -80,14 +93,30 @@ static double boundary_target(const ss_plan *p, int t)
     return (double)p->N * (d + within) / p->G;
 }
 
+/* Bucket b holds the keys from its lower splitter's to its upper one's (both
+ * included: equal keys are cut by position). Its radix cut: the smallest
+ * shift that leaves at most F values of key >> shift in that range. */
+static void set_radix_cuts(ss_plan *p)
+{
+    for (int b = 0; b < p->B; b++) {
+        const uint64_t lo = b > 0 ? p->split_key[b - 1] : 0, hi = b + 1 < p->B ? p->split_key[b] : 0xFFFFFFFFu;
+        unsigned int shift = 0;
+        while (((hi >> shift) - (lo >> shift)) >= (uint64_t)p->F)
+            shift++;
+        p->shift[b] = shift;
+        p->fine_base[b] = (unsigned int)(lo >> shift);
+    }
+}
+
 void plan_choose_splitters(ss_plan *p, const unsigned int *gathered)
 {
     const int G = p->G, S = p->S;
     const size_t most = (size_t)G * S;
-    int64_t *pos = (int64_t *)malloc(sizeof(int64_t) * (size_t)S);
-    uint64_t *item_pos = (uint64_t *)malloc(sizeof(uint64_t) * most);
-    double *item_w = (double *)malloc(sizeof(double) * most);
-    unsigned int *key = (unsigned int *)malloc(sizeof(unsigned int) * most), *item = (unsigned int *)malloc(sizeof(unsigned int) * most);
+    int64_t *pos = (int64_t *)lab_xmalloc(sizeof(int64_t) * (size_t)S);
+    uint64_t *item_pos = (uint64_t *)lab_xmalloc(sizeof(uint64_t) * most);
+    double *item_w = (double *)lab_xmalloc(sizeof(double) * most);
+    unsigned int *key = (unsigned int *)lab_xmalloc(sizeof(unsigned int) * most);
+    unsigned int *item = (unsigned int *)lab_xmalloc(sizeof(unsigned int) * most);
     int64_t m = 0;
     for (int r = 0; r < G; r++) { /* rank-major, positions rising: the items in global position order */
         const int64_t start = plan_share_start(p->N, G, r), n = plan_share_start(p->N, G, r + 1) - start;
@@ -100,13 +129,22 @@ void plan_choose_splitters(ss_plan *p, const unsigned int *gathered)
         }
     }
     sort_ref(key, item, m); /* stable: the items in (key, position) order */
-    /* TODO(2): plan_choose_splitters(), the splitters: walk the sorted items adding up their weights; splitter t - 1 (t = 1 .. B - 1) is the first item whose weight, counted to its middle, reaches boundary_target(p, t) */
+    /* TODO(5): plan_choose_splitters(), the splitters: walk the sorted items adding up their weights; splitter t - 1 (t = 1 .. B - 1) is the first item whose weight, counted to its middle, reaches boundary_target(p, t) */
     free(pos), free(item_pos), free(item_w), free(key), free(item);
+    set_radix_cuts(p);
 }
 
 void plan_set_counts(ss_plan *p, const uint64_t *counts)
 {
-    memcpy(p->counts, counts, sizeof(uint64_t) * (size_t)p->G * (size_t)p->B);
+    memcpy(p->counts, counts, sizeof(uint64_t) * (size_t)p->G * (size_t)p->BF);
+}
+
+int64_t plan_bucket_count(const ss_plan *p, int s, int b)
+{
+    int64_t total = 0;
+    for (int f = 0; f < p->F; f++)
+        total += (int64_t)p->counts[(size_t)s * p->BF + (size_t)b * p->F + f];
+    return total;
 }
 
 int64_t plan_received(const ss_plan *p, int d)
@@ -114,7 +152,7 @@ int64_t plan_received(const ss_plan *p, int d)
     int64_t total = 0;
     for (int s = 0; s < p->G; s++)
         for (int j = 0; j < p->K; j++)
-            total += (int64_t)p->counts[(size_t)s * p->B + (size_t)d * p->K + j];
+            total += plan_bucket_count(p, s, d * p->K + j);
     return total;
 }
 
@@ -132,13 +170,60 @@ int64_t plan_largest(const ss_plan *p, int *rank)
     return most;
 }
 
+unsigned int plan_chunk_bits(const ss_plan *p, int r, int j)
+{
+    return p->shift[r * p->K + j];
+}
+
+/* part: round-major (round j: destinations 0 .. G-1, each sub-bucket by
+ * sub-bucket), after the free front; fills send_off and round_end. */
+static void lay_out_part(const ss_plan *p, int r, ss_layout *L)
+{
+    const uint64_t *mine = p->counts + (size_t)r * p->BF;
+    int64_t at = L->part_base;
+    for (int j = 0; j < p->K; j++) {
+        for (int d = 0; d < p->G; d++)
+            for (int f = 0; f < p->F; f++) {
+                const int x = (d * p->K + j) * p->F + f;
+                L->send_off[x] = at;
+                at += (int64_t)mine[x];
+            }
+        L->round_end[j] = at;
+    }
+}
+
+/* recv: chunk-major, sources in rank order inside each, each source's piece
+ * sub-bucket by sub-bucket; and the segments of each chunk's sorted run. */
+static void lay_out_recv(const ss_plan *p, int r, ss_layout *L)
+{
+    const int G = p->G, K = p->K, F = p->F;
+    int64_t got = 0;
+    for (int j = 0; j < K; j++) {
+        L->sub_start[j] = got;
+        for (int s = 0; s < G; s++) {
+            L->recv_off[j * G + s] = got;
+            for (int f = 0; f < F; f++) {
+                L->piece_off[(j * G + s) * F + f] = got;
+                got += (int64_t)p->counts[(size_t)s * p->BF + (size_t)(r * K + j) * F + f];
+            }
+        }
+        int64_t seg = L->sub_start[j];
+        for (int f = 0; f < F; f++) {
+            L->seg_start[j * F + f] = seg;
+            for (int s = 0; s < G; s++)
+                seg += (int64_t)p->counts[(size_t)s * p->BF + (size_t)(r * K + j) * F + f];
+        }
+    }
+    L->sub_start[K] = got;
+    L->seg_start[K * F] = got;
+}
+
 const char *plan_layout(const ss_plan *p, int r, int64_t part_cap, int64_t recv_cap, ss_layout *L)
 {
     static __thread char why[200];
-    const int G = p->G, K = p->K, B = p->B;
-    const uint64_t *mine = p->counts + (size_t)r * B;
+    const int K = p->K;
     L->r = r;
-    L->n = plan_share_start(p->N, G, r + 1) - plan_share_start(p->N, G, r);
+    L->n = plan_share_start(p->N, p->G, r + 1) - plan_share_start(p->N, p->G, r);
     L->part_cap = part_cap;
     L->part_base = part_cap - L->n;
     if (L->part_base < 0) {
@@ -146,47 +231,26 @@ const char *plan_layout(const ss_plan *p, int r, int64_t part_cap, int64_t recv_
                  (long long)L->n, (long long)part_cap);
         return why;
     }
-    /* part: round-major (round j: destinations 0 .. G-1), after the free front */
-    int64_t at = L->part_base;
-    for (int j = 0; j < K; j++) {
-        for (int d = 0; d < G; d++) {
-            L->send_off[d * K + j] = at;
-            at += (int64_t)mine[d * K + j];
-        }
-        L->round_end[j] = at;
-    }
-    if (at != part_cap) {
+    lay_out_part(p, r, L);
+    if (L->round_end[K - 1] != part_cap) {
         snprintf(why, sizeof why, "rank %d: its counts add up to %lld keys, its share is %lld", r,
-                 (long long)(at - L->part_base), (long long)L->n);
+                 (long long)(L->round_end[K - 1] - L->part_base), (long long)L->n);
         return why;
     }
-    /* recv: sub-bucket-major, sources in rank order inside each */
-    int64_t got = 0;
-    for (int j = 0; j < K; j++) {
-        L->sub_start[j] = got;
-        for (int s = 0; s < G; s++) {
-            L->recv_off[j * G + s] = got;
-            got += (int64_t)p->counts[(size_t)s * B + (size_t)r * K + j];
-        }
-    }
-    L->sub_start[K] = got;
-    if (got > recv_cap) {
+    lay_out_recv(p, r, L);
+    if (L->sub_start[K] > recv_cap || L->sub_start[K] > part_cap) {
         snprintf(why, sizeof why,
                  "rank %d's bucket holds %lld keys, more than its buffer's %lld (N/G = %.0f): the splitters missed",
-                 r, (long long)got, (long long)recv_cap, (double)p->N / G);
+                 r, (long long)L->sub_start[K], (long long)(recv_cap < part_cap ? recv_cap : part_cap),
+                 (double)p->N / p->G);
         return why;
     }
-    /* each sort waits for the first round after which [0, m_j) of part is free */
+    /* chunk j's sorted run goes to part's [sub_start[j], sub_start[j+1]): the
+     * sort waits for the first round after which no key still to be sent lies there */
     for (int j = 0; j < K; j++) {
-        const int64_t m = L->sub_start[j + 1] - L->sub_start[j];
         int w = j;
-        while (w < K - 1 && L->round_end[w] < m)
+        while (w < K - 1 && L->round_end[w] < L->sub_start[j + 1])
             w++;
-        if (m > part_cap) {
-            snprintf(why, sizeof why, "rank %d: sub-bucket %d's sort needs %lld keys of room, the buffer has %lld", r, j,
-                     (long long)m, (long long)part_cap);
-            return why;
-        }
         L->wait_round[j] = w;
     }
     return NULL;

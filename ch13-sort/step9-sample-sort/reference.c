@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step9-sample-sort/reference.c by `make exercises` (sum 1376124618): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
+/* Exercise made from solutions/ch13-sort/step9-sample-sort/reference.c by `make exercises` (sum 3768211069): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
 /* reference.c - the sample sort against the CPU, element by element
  * (ss_check_reference, sample_sort.h): each owned rank's run is downloaded
  * and compared with what the CPU makes of the same input (gen.h makes it
@@ -66,9 +66,9 @@ int ss_check_reference(const ss_rank *R, int nlocal, const ss_config *c, const s
         const size_t bytes = sizeof(unsigned int) * (size_t)(n > 0 ? n : 1);
         unsigned int *k = (unsigned int *)lab_xmalloc(bytes), *v = c->with_values ? (unsigned int *)lab_xmalloc(bytes) : NULL;
         CUDA_CHECK(cudaSetDevice(r->device));
-        CUDA_CHECK(cudaMemcpy(k, r->keys, sizeof(unsigned int) * (size_t)n, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(k, r->run_k, sizeof(unsigned int) * (size_t)n, cudaMemcpyDeviceToHost));
         if (v != NULL)
-            CUDA_CHECK(cudaMemcpy(v, r->values, sizeof(unsigned int) * (size_t)n, cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaMemcpy(v, r->run_v, sizeof(unsigned int) * (size_t)n, cudaMemcpyDeviceToHost));
         int64_t wrong = 0;
         for (int64_t x = 0; x < n; x++) {
             const char *why = NULL;
