@@ -203,3 +203,48 @@ Test(co_rank_params, refuses_what_cannot_run)
     cr_assert_null(merge_check(&merge_step_info, 1000, 1000, 0, 0, &fine));
     cr_assert_not_null(merge_check(&merge_step_info, 10, 10, 1, 0, &fine), "float keys: the book's step 1 merges ints");
 }
+
+/* ---- the wing's inputs (merge_ref.h), tested once, here -------------------------- */
+
+Test(merge_inputs, sorted_never_all_zero_for_every_distribution)
+{
+    static const int sizes[][2] = {{0, 0}, {1, 0}, {0, 1}, {7, 5}, {1000, 3}, {4096, 4095}};
+    for (int tagged = 0; tagged < 2; tagged++)
+        for (int d = 0; merge_dists[d] != NULL; d++)
+            for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+                const int m = sizes[z][0], n = sizes[z][1];
+                int *A = lab_xmalloc(sizeof(int) * (size_t)(m + 1)), *B = lab_xmalloc(sizeof(int) * (size_t)(n + 1));
+                lab_rng rng = lab_rng_seeded(lab_test_seeds[z % LAB_TEST_NSEEDS]);
+                cr_assert_eq(merge_make_inputs(merge_dists[d], &rng, A, m, B, n, tagged), 0);
+                for (int pass = 0; pass < 2; pass++) {
+                    const int *X = pass ? B : A, len = pass ? n : m;
+                    for (int i = 0; i < len; i++) {
+                        const int key = tagged ? X[i] >> 8 : X[i];
+                        cr_assert(key >= 1, "%s: key %d at %d is not positive (tagged=%d)", merge_dists[d], key, i, tagged);
+                        if (i > 0)
+                            cr_assert((tagged ? X[i - 1] >> 8 : X[i - 1]) <= key, "%s: not sorted at %d (tagged=%d)",
+                                      merge_dists[d], i, tagged);
+                    }
+                }
+                if (strcmp(merge_dists[d], "a-below") == 0 && m > 0 && n > 0)
+                    cr_assert(A[m - 1] < B[0], "a-below: A must lie entirely below B");
+                if (strcmp(merge_dists[d], "a-above") == 0 && m > 0 && n > 0)
+                    cr_assert(B[n - 1] < A[0], "a-above: A must lie entirely above B");
+                free(A), free(B);
+            }
+    int A[4], B[4];
+    lab_rng rng = lab_rng_seeded(1);
+    cr_assert_eq(merge_make_inputs("nonsense", &rng, A, 4, B, 4, 0), -1, "unknown distributions are refused");
+}
+
+Test(merge_inputs, tagged_keys_stay_positive_at_2_pow_24)
+{
+    const int m = 1 << 23, n = 1 << 23;
+    int *A = lab_xmalloc(sizeof(int) * (size_t)m), *B = lab_xmalloc(sizeof(int) * (size_t)n);
+    for (int d = 0; merge_dists[d] != NULL; d++) {
+        lab_rng rng = lab_rng_seeded(lab_test_seeds[0]);
+        merge_make_inputs(merge_dists[d], &rng, A, m, B, n, 1);
+        cr_assert(A[m - 1] > 0 && B[n - 1] > 0, "%s: tagged keys overflowed at 2^24", merge_dists[d]);
+    }
+    free(A), free(B);
+}
