@@ -8,7 +8,7 @@
 # The baselines each chapter is measured against (copy: the bandwidth ceiling).
 BASELINES_ch10-reduction := cub_reduce
 BASELINES_ch12-merge := cub_merge
-BASELINES_ch13-sort := cub_sort
+BASELINES_ch13-sort := cub_sort anchor_mgpu
 BENCH_TOOLS = $(addprefix build/bench/,copy $(foreach c,$(CHAPTERS),$(BASELINES_$(c))))
 BENCH_RUNS = $(foreach c,$(CHAPTERS),$(filter build/solutions/$(c)/%,$(SOL_RUNS)))
 BENCH_JOBS ?= $(shell nproc 2>/dev/null || echo 4)
@@ -36,6 +36,15 @@ build/bench/$(1): build/bench/$(1).o $$(CORE_OBJ) $$(call wing_obj,$(2))
 	$$(Q)$$(NVCC) $$^ $$(LDFLAGS_CUDA) -o $$@
 endef
 $(foreach c,$(CHAPTERS),$(foreach b,$(BASELINES_$(c)),$(eval $(call BENCH_BASELINE_RULES,$(b),$(c)))))
+
+# The multi-GPU anchor (a straightforward CUB + NCCL sample sort, a reference point the lab does not
+# copy): where its source is (ANCHORS, default ../shared/anchors), build/bench/anchor_mgpu runs it as
+# a baseline (tests/bench/anchor_mgpu.sh); elsewhere that baseline says it is not built.
+ANCHORS ?= ../shared/anchors
+build/bench/anchor_mgpu: tests/bench/anchor_mgpu.sh | build/bench/
+	$(Q)cp $< $@ && chmod +x $@
+	$(Q)if [ -f $(ANCHORS)/mgpu_anchor.cu ]; then $(call say,NVCC,$(ANCHORS)/mgpu_anchor.cu); \
+	  $(NVCC) -O3 $(GENCODE) -o build/bench/mgpu_anchor.bin $(ANCHORS)/mgpu_anchor.cu -lnccl; fi
 
 .PHONY: bench-build
 bench-build: $(BENCH_TOOLS) $(BENCH_RUNS)
