@@ -8,8 +8,9 @@
 # The baselines each chapter is measured against (copy: the bandwidth ceiling).
 BASELINES_ch10-reduction := cub_reduce
 BASELINES_ch12-merge := cub_merge
-BASELINES_ch13-sort := cub_sort anchor_mgpu
-BENCH_TOOLS = $(addprefix build/bench/,copy $(foreach c,$(CHAPTERS),$(BASELINES_$(c))))
+BASELINES_ch13-sort := cub_sort
+BENCH_TOOLS = $(addprefix build/bench/,copy $(foreach c,$(CHAPTERS),$(BASELINES_$(c)))) \
+	$(if $(filter ch13-sort,$(CHAPTERS)),build/bench/anchor_mgpu)
 BENCH_RUNS = $(foreach c,$(CHAPTERS),$(filter build/solutions/$(c)/%,$(SOL_RUNS)))
 BENCH_JOBS ?= $(shell nproc 2>/dev/null || echo 4)
 
@@ -43,7 +44,7 @@ $(foreach c,$(CHAPTERS),$(foreach b,$(BASELINES_$(c)),$(eval $(call BENCH_BASELI
 ANCHORS ?= ../shared/anchors
 build/bench/anchor_mgpu: tests/bench/anchor_mgpu.sh | build/bench/
 	$(Q)cp $< $@ && chmod +x $@
-	$(Q)if [ -f $(ANCHORS)/mgpu_anchor.cu ]; then $(call say,NVCC,$(ANCHORS)/mgpu_anchor.cu); \
+	$(Q)if [ -f $(ANCHORS)/mgpu_anchor.cu ]; then echo "  NVCC   $(ANCHORS)/mgpu_anchor.cu"; \
 	  $(NVCC) -O3 $(GENCODE) -o build/bench/mgpu_anchor.bin $(ANCHORS)/mgpu_anchor.cu -lnccl; fi
 
 .PHONY: bench-build
