@@ -346,6 +346,11 @@ void lab_parse_step(int argc, char **argv, const lab_step *step, const char *cha
     char about[4096];
     snprintf(about, sizeof about, "%s%s", step->about != NULL ? step->about : "",
              chapter_help != NULL ? chapter_help : "");
-    const lab_cli cli = {&lab_step_name != NULL ? lab_step_name : "./run", about, step->default_n, step->max_n, step->max_n_why, default_reps};
+    const lab_cli cli = {.step = &lab_step_name != NULL ? lab_step_name : "./run",
+                         .about = about,
+                         .default_n = step->default_n,
+                         .max_n = step->max_n,
+                         .max_n_why = step->max_n_why,
+                         .default_reps = default_reps};
     lab_parse(argc, argv, &cli, opts, nopts, run);
 }

@@ -34,7 +34,7 @@ typedef struct {
 
 static world world_join(int *argc, char ***argv)
 {
-    world w = {1, 0, 0, 0};
+    world w = {.size = 1, .rank = 0, .local_rank = 0, .mpi = 0};
 #ifdef LAB_MPI
     if (getenv("OMPI_COMM_WORLD_SIZE") != NULL || getenv("PMI_SIZE") != NULL || getenv("PMIX_RANK") != NULL) {
         MPI_Comm node;
@@ -263,7 +263,7 @@ static double one_gpu_ms(const ss_rank *R, const run_opts *ro, int64_t N, int di
     run_opts one = *ro;
     one.gpus = 1, one.ranks = 0, one.chunks = 0, one.fine = 0;
     const ss_config c = config_of(&one, 1, N, with_values);
-    const world alone = {1, 0, 0, 0};
+    const world alone = {.size = 1, .rank = 0, .local_rank = 0, .mpi = 0};
     const int reps = ro->run.reps;
     double *ms = (double *)lab_xmalloc(sizeof(double) * (size_t)reps);
     ss_rank r;
@@ -314,8 +314,9 @@ static int run_one(ss_rank *R, int nlocal, const run_opts *ro, int G, int64_t N,
         if (one > 0)
             snprintf(params + at, sizeof params - (size_t)at, " ms_one_gpu=%.4f", one);
         /* the least a sort moves: read and write every key (and value) once */
-        const lab_result r = {lab_step_name, params, N, 2.0 * (with_values ? 2 : 1) * sizeof(unsigned int) * (double)N,
-                              f.total, pass};
+        const lab_result r = {.step = lab_step_name, .params = params, .n = N,
+                              .bytes = 2.0 * (with_values ? 2 : 1) * sizeof(unsigned int) * (double)N,
+                              .time = f.total, .pass = pass};
         lab_print_result(&ro->run, &r);
         if (one > 0 && one < f.total.median_ms && !ro->run.csv)
             printf("  NOTE: one GPU sorts these %lld keys faster: %.3f ms against %.3f ms on %d (ms_one_gpu=, same run)\n",
