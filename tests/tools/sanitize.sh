@@ -1,18 +1,32 @@
 #!/usr/bin/env bash
-# sanitize.sh [--memcheck-only] STEP...: compute-sanitizer (memcheck, racecheck,
-# synccheck, initcheck) over each step's ./run on a small input. --memcheck-only
-# (make check): memcheck alone, reported in a line or two. tests/sanitize.conf
-# may give a step its own arguments, extra runs (printed variants), and mark
-# the runs documented as unsafe, which may report.
+# sanitize.sh [--check] STEP...: compute-sanitizer (memcheck, racecheck, synccheck,
+# initcheck) over each step's ./run on a small input (make sanitize).
+#   --check      make check's runs: memcheck, and racecheck where the conf has a
+#                racecheck line for the step, each reported in a line or two
+#                (--memcheck-only: the same)
+#   --can-run    exits 2 with one line when compute-sanitizer or a GPU is not
+#                there (make sanitize asks before it builds anything)
+# tests/sanitize.conf may give a step its own arguments, extra runs (printed
+# variants), and mark the runs documented as unsafe, which may report.
 #   args  <step> <./run arguments>
 #   extra <step> <./run arguments>      also sanitize this run; allowed to report
 #   allow <step>                        every run of the step may report
 #   options <step> <compute-sanitizer options>  given to every tool for this step
+#   racecheck <step> <./run arguments>  make check also runs racecheck on this run
+# memcheck runs on exact-size buffers (LAB_EXACT_BUFFERS=1), so a read past the end is reported.
 set -uo pipefail
 conf=tests/sanitize.conf
 tools=${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}
 brief=0
-if [ "${1:-}" = --memcheck-only ]; then tools=memcheck brief=1; shift; fi
+case ${1:-} in
+--check | --memcheck-only) brief=1; shift ;;
+--can-run)
+    command -v compute-sanitizer >/dev/null ||
+        { echo "make sanitize: compute-sanitizer is not on PATH (it ships with the CUDA Toolkit, in its bin/); nothing was built" >&2; exit 2; }
+    nvidia-smi -L >/dev/null 2>&1 ||
+        { echo "make sanitize: no NVIDIA GPU visible (nvidia-smi finds none): compute-sanitizer runs the steps on a GPU; nothing was built" >&2; exit 2; }
+    exit 0 ;;
+esac
 command -v compute-sanitizer >/dev/null || { echo "sanitize: compute-sanitizer is not on PATH (it ships with the CUDA Toolkit)"; exit 2; }
 bad=0
 # a step's lines in the conf, under its own path or its solution's
@@ -22,11 +36,17 @@ one_step() {
     local step=$1 args allowed runs r run_args tool log rc summary what sbad=0
     args=$(lookup args "$step" | head -n1); args=${args:--n 2^16 --reps 1}
     allowed=$(grep -c "^allow \(solutions/\)\?${step#solutions/}\$" "$conf" 2>/dev/null)
-    runs=("$args")
-    [ "$brief" = 1 ] || while IFS= read -r extra; do [ -n "$extra" ] && runs+=("$extra"); done < <(lookup extra "$step")
+    runs=("$args") run_tools=("$tools")
+    [ "$brief" = 1 ] || while IFS= read -r extra; do [ -n "$extra" ] && runs+=("$extra") run_tools+=("$tools"); done < <(lookup extra "$step")
+    # make check: racecheck on the run the conf names for it
+    if [ "$brief" = 1 ]; then
+        run_tools=(memcheck)
+        race=$(lookup racecheck "$step" | head -n1)
+        [ -n "$race" ] && runs+=("$race") run_tools+=(racecheck)
+    fi
     for r in "${!runs[@]}"; do
         run_args=${runs[$r]}
-        for tool in $tools; do
+        for tool in ${run_tools[$r]}; do
             log=build/$step/sanitize-$tool-$r.log
             # memcheck on exact-size buffers (common/devmem.h): a read past the end is reported
             LAB_EXACT_BUFFERS=$([ "$tool" = memcheck ] && echo 1 || echo 0) \
@@ -37,10 +57,11 @@ one_step() {
             what=$([ "$rc" = 99 ] && echo "${summary:-errors}" || echo "./run exit $rc, sanitizer: ${summary:-no summary}")
             if [ "$brief" = 1 ]; then
                 if [ "$rc" = 99 ]; then
-                    echo "compute-sanitizer memcheck found errors in $step's ./run $run_args:"
-                    grep -m 6 -E '^========= (Invalid|    at|Program hit|    by)' "$log"; echo "  (the whole report: $log)"; sbad=1
-                elif [ "$rc" = 0 ]; then echo "compute-sanitizer memcheck: clean ($step's ./run $run_args)"
-                else echo "compute-sanitizer memcheck: ./run exited $rc (the tests above say why)"; fi
+                    echo "compute-sanitizer $tool found errors in $step's ./run $run_args:"
+                    grep -m 6 -E '^========= (Invalid|    at|Program hit|    by|Error: Race|Race reported|Warning: Race|    Write|    Read)' "$log"
+                    echo "  (${summary:-errors}; the whole report: $log)"; sbad=1
+                elif [ "$rc" = 0 ]; then echo "compute-sanitizer $tool: clean ($step's ./run $run_args)"
+                else echo "compute-sanitizer $tool: ./run exited $rc (the tests above say why)"; sbad=1; fi
                 continue
             fi
             if [ "$rc" = 0 ]; then
