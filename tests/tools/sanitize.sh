@@ -6,6 +6,10 @@
 #                (--memcheck-only: the same)
 #   --can-run    exits 2 with one line when compute-sanitizer or a GPU is not
 #                there (make sanitize asks before it builds anything)
+#   --one TOOL STEP RUN   TOOL on the ./run binary RUN with STEP's arguments
+#                (its racecheck line for racecheck, else its args line), one
+#                line; exit 0 clean, 1 errors or ./run failed, 3 not run (no
+#                compute-sanitizer, no GPU) (tests/tools/mutants.sh)
 # tests/sanitize.conf may give a step its own arguments, extra runs (printed
 # variants), and mark the runs documented as unsafe, which may report.
 #   args  <step> <./run arguments>
@@ -18,7 +22,32 @@ set -uo pipefail
 conf=tests/sanitize.conf
 tools=${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}
 brief=0
+# a step's lines in the conf, under its own path or its solution's
+lookup() { awk -v k="$1" -v s="$2" -v t="solutions/${2#solutions/}" '$1 == k && ($2 == s || $2 == t) { $1 = ""; $2 = ""; sub(/^ +/, ""); print }' "$conf" 2>/dev/null; }
+# sanitize TOOL STEP RUN LOG ARGS...: one run; memcheck on exact-size buffers (common/devmem.h), so
+# a read past the end is reported. Exit 99: the sanitizer found errors; otherwise ./run's own status.
+sanitize() {
+    local tool=$1 step=$2 run=$3 log=$4
+    shift 4
+    LAB_EXACT_BUFFERS=$([ "$tool" = memcheck ] && echo 1 || echo 0) \
+    compute-sanitizer --tool "$tool" --error-exitcode 99 $(lookup options "$step" | head -n1) "$run" "$@" -q >"$log" 2>&1
+}
 case ${1:-} in
+--one)
+    tool=$2 step=$3 run=$4
+    command -v compute-sanitizer >/dev/null || { echo "not run: compute-sanitizer is not on PATH"; exit 3; }
+    args=$([ "$tool" = racecheck ] && lookup racecheck "$step" | head -n1)
+    [ -n "$args" ] || args=$(lookup args "$step" | head -n1)
+    args=${args:--n 2^16 --reps 1}
+    sanitize "$tool" "$step" "$run" "$run.$tool.log" $args
+    rc=$?
+    summary=$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$run.$tool.log" | sed 's/^========= //')
+    case $rc in
+    0) echo "compute-sanitizer $tool: clean (./run $args)"; exit 0 ;;
+    99) echo "compute-sanitizer $tool: ${summary:-errors} (./run $args)"; exit 1 ;;
+    3) echo "not run: no GPU (compute-sanitizer $tool)"; exit 3 ;;
+    *) echo "compute-sanitizer $tool: ./run $args exited $rc"; exit 1 ;;
+    esac ;;
 --check | --memcheck-only) brief=1; shift ;;
 --can-run)
     command -v compute-sanitizer >/dev/null ||
@@ -29,8 +58,6 @@ case ${1:-} in
 esac
 command -v compute-sanitizer >/dev/null || { echo "sanitize: compute-sanitizer is not on PATH (it ships with the CUDA Toolkit)"; exit 2; }
 bad=0
-# a step's lines in the conf, under its own path or its solution's
-lookup() { awk -v k="$1" -v s="$2" -v t="solutions/${2#solutions/}" '$1 == k && ($2 == s || $2 == t) { $1 = ""; $2 = ""; sub(/^ +/, ""); print }' "$conf" 2>/dev/null; }
 # one_step STEP: its runs under every tool, one line each; non-zero when one fails
 one_step() {
     local step=$1 args allowed runs r run_args tool log rc summary what sbad=0
@@ -48,9 +75,7 @@ one_step() {
         run_args=${runs[$r]}
         for tool in ${run_tools[$r]}; do
             log=build/$step/sanitize-$tool-$r.log
-            # memcheck on exact-size buffers (common/devmem.h): a read past the end is reported
-            LAB_EXACT_BUFFERS=$([ "$tool" = memcheck ] && echo 1 || echo 0) \
-            compute-sanitizer --tool "$tool" --error-exitcode 99 $(lookup options "$step" | head -n1) "build/$step/run" $run_args -q >"$log" 2>&1
+            sanitize "$tool" "$step" "build/$step/run" "$log" $run_args
             rc=$?
             summary=$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | sed 's/^========= //')
             # exit 99: the sanitizer found errors; 1: ./run's own check failed
