@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch10-reduction/step2-convergent/reduce.cu by `make exercises` (sum 1009841112): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step2-convergent` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch10-reduction/step2` gives graded hints. */
 /* reduce.cu - ch10 step 2: the owners sit side by side and the stride halves
  * from blockDim.x, so the active threads stay contiguous and whole warps drop
  * out instead of diverging. Figs 10.8, 10.9. */
@@ -14,7 +14,9 @@ const reduce_step reduce_step_info = {
  * their own. counters: NULL, or ./run --analyze's. */
 __global__ void ConvergentSumReductionKernel(float *input, float *output, reduce_counters *counters)
 {
-    /* TODO(1): Fig 10.9 lines 02-08, the tree: thread t owns input[t]; for stride = blockDim.x, halving down to 1, the first stride threads add the element stride to the right of their own into it; a barrier ends every time step */
+    /* TODO(1): Fig 10.9 lines 02-08, the tree: thread t owns input[t]; for stride = blockDim.x,
+       halving down to 1, the first stride threads add the element stride to the right of their own
+       into it; a barrier ends every time step */
     if (threadIdx.x == 0) {
         *output = input[0];
         reduce_analyze_output(counters, &input[0]);

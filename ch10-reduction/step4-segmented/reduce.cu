@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch10-reduction/step4-segmented/reduce.cu by `make exercises` (sum 2378310047): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step4-segmented` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch10-reduction/step4` gives graded hints. */
 /* reduce.cu - ch10 step 4: any number of blocks, each reducing its own
  * segment of 2 x blockDim.x elements with step 3's tree, then adding its
  * result into *output with one atomic; for any N and any operator.
@@ -19,7 +19,9 @@ static __device__ __forceinline__ void load_segment(const reduce_t *input, int64
                                                     reduce_t *input_s)
 {
     unsigned int t = threadIdx.x;
-    /* TODO(1): Fig 10.13 lines 03-06: the block's segment start (2*blockDim.x*blockIdx.x, as int64_t) and this thread's first element i = segment + t; input_s[t] = input[i] combined with input[i + blockDim.x] */
+    /* TODO(1): Fig 10.13 lines 03-06: the block's segment start (2*blockDim.x*blockIdx.x, as
+       int64_t) and this thread's first element i = segment + t; input_s[t] = input[i] combined with
+       input[i + blockDim.x] */
     input_s[t] = reduce_identity(kind);
 }
 
@@ -31,7 +33,8 @@ __global__ void SegmentedReductionKernel(const reduce_t *input, reduce_t *output
     load_segment(input, N, kind, input_s);
     block_tree(input_s, kind); /* lines 07-12: step 3's tree */
     if (threadIdx.x == 0) {
-        /* TODO(2): Fig 10.13 line 14: combine the block's result input_s[0] into *output atomically: every block does the same at the same time */
+        /* TODO(2): Fig 10.13 line 14: combine the block's result input_s[0] into *output
+           atomically: every block does the same at the same time */
     }
 }
 

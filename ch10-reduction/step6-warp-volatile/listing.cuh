@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch10-reduction/step6-warp-volatile/listing.cuh by `make exercises` (sum 3858771778): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step6-warp-volatile` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch10-reduction/step6` gives graded hints. */
 /* listing.cuh - ch10 step 6: the warp-synchronous listing's kernel,
  * sumCommSingleBlockWithWarps, over a grid, and its launcher; steps 7 and 8
  * use them too. The kernel is two phases, each a function the including step
@@ -42,7 +42,9 @@ static __device__ __forceinline__ void block_with_warps(reduce_t sum, reduce_t *
     r[idx] = sum;
     warp_reduce(&r[idx & ~(warpSize - 1)], kind, version); /* r + 32 x (this warp's index): 32 elements per warp */
     __syncthreads();
-    /* TODO(1): the listing's second level, in the first warp only (idx < warpSize): r[idx] = warp idx's result, r[idx*warpSize]; reduce r with warp_reduce(r, kind, version); thread 0 then combines r[0] into *out with reduce_atomic */
+    /* TODO(1): the listing's second level, in the first warp only (idx < warpSize): r[idx] = warp
+       idx's result, r[idx*warpSize]; reduce r with warp_reduce(r, kind, version); thread 0 then
+       combines r[0] into *out with reduce_atomic */
 }
 
 /* The listing's kernel: each thread's share of the input, then the block's

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch10-reduction/step6-warp-volatile/reduce.cu by `make exercises` (sum 398039400): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step6-warp-volatile` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch10-reduction/step6` gives graded hints. */
 /* reduce.cu - ch10 step 6: the block's tree becomes the warp-synchronous
  * listing: each warp reduces its 32 partials through volatile shared memory
  * with no barrier, trusting its lanes to run in lock-step, which Volta's
@@ -19,7 +19,9 @@ const reduce_step reduce_step_info = {
 __device__ reduce_t sumCommSingleWarp(volatile reduce_t *shArr, reduce_kind kind)
 {
     int idx = threadIdx.x % warpSize; /* the lane index in the warp */
-    /* TODO(2): the listing's first version: for offset 16, 8, 4, 2, 1 (one line each), the lanes idx < offset do shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + offset]); no barrier: the warp is assumed to run in lock-step */
+    /* TODO(2): the listing's first version: for offset 16, 8, 4, 2, 1 (one line each), the lanes
+       idx < offset do shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + offset]); no
+       barrier: the warp is assumed to run in lock-step */
     (void)idx;
     return shArr[0];
 }

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch12-merge/step3-tiled/merge.cu by `make exercises` (sum 1924422811): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step3-tiled` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch12-merge/step3` gives graded hints. */
 /* merge.cu - ch12 step 3: the threads' co-rank searches and irregular reads
  * move from global to shared memory: each block co-ranks its output span
  * once, then loads its inputs tile by tile into shared memory with coalesced
@@ -10,7 +10,9 @@
  * blockDim.x elements at a time: consecutive threads read consecutive elements (coalesced). */
 static __device__ __forceinline__ void load_tile(int *X_S, const int *X, int from, int left, int tile_size)
 {
-    /* TODO(1): Fig 12.12: the block copies X[from ...] into X_S, blockDim.x elements per pass, thread threadIdx.x taking element from + i + threadIdx.x in pass i; stay inside the tile (tile_size) and inside what is left of the block's input (left) */
+    /* TODO(1): Fig 12.12: the block copies X[from ...] into X_S, blockDim.x elements per pass,
+       thread threadIdx.x taking element from + i + threadIdx.x in pass i; stay inside the tile
+       (tile_size) and inside what is left of the block's input (left) */
 }
 
 /* Part 3 (Fig 12.13): each thread co-ranks its share of the tile's tile_out
@@ -18,7 +20,9 @@ static __device__ __forceinline__ void load_tile(int *X_S, const int *X, int fro
 static __device__ __forceinline__ void merge_tile(const int *A_S, int A_S_length, const int *B_S, int B_S_length,
                                                   int tile_out, int tile_size, int *C)
 {
-    /* TODO(2): Fig 12.13: this thread's outputs of the tile are [c_curr, c_next): tile_output_start (tiled.h) of threadIdx.x and of threadIdx.x + 1; co_rank each in A_S and B_S (A_S_length and B_S_length elements), then merge_sequential the two slices into C + c_curr */
+    /* TODO(2): Fig 12.13: this thread's outputs of the tile are [c_curr, c_next): tile_output_start
+       (tiled.h) of threadIdx.x and of threadIdx.x + 1; co_rank each in A_S and B_S (A_S_length and
+       B_S_length elements), then merge_sequential the two slices into C + c_curr */
 }
 
 __global__ void merge_tiled_kernel(const int *A, int m, const int *B, int n, int *C, int tile_size, int printed)
@@ -40,7 +44,10 @@ __global__ void merge_tiled_kernel(const int *A, int m, const int *B, int n, int
         const int B_S_length = min(tile_size, s.B_length - B_consumed);
         merge_tile(A_S, A_S_length, B_S, B_S_length, tile_out, tile_size, C + s.C_curr + C_completed); /* Part 3 */
         /* Fig 12.13, fixed: what the tile consumed, counted in what it holds (see errata) */
-        /* TODO(3): Fig 12.13, fixed: A_consumed grows by the co-rank of tile_out in what the tile holds (A_S_length and B_S_length elements; the printed co_rank(tile_size, A_S, tile_size, B_S, tile_size) reads stale shared memory: see errata); then C_completed and B_consumed */
+        /* TODO(3): Fig 12.13, fixed: A_consumed grows by the co-rank of tile_out in what the tile
+           holds (A_S_length and B_S_length elements; the printed co_rank(tile_size, A_S, tile_size,
+           B_S, tile_size) reads stale shared memory: see errata); then C_completed and
+           B_consumed */
         C_completed += tile_out;
         __syncthreads(); /* the tile is merged before the next load overwrites it */
     }

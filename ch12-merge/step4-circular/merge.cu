@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch12-merge/step4-circular/merge.cu by `make exercises` (sum 1365849858): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step4-circular` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch12-merge/step4` gives graded hints. */
 /* merge.cu - ch12 step 4: step 3 reloads a whole tile each iteration although
  * only what the last one consumed is new; here A_S and B_S are circular
  * buffers and each iteration loads only as many elements as were consumed.
@@ -14,7 +14,10 @@
 static __device__ __forceinline__ void refill(int *X_S, const int *X, int X_curr, int X_length, int X_from,
                                               int X_S_start, int X_S_consumed, int tile_size)
 {
-    /* TODO(3): Fig 12.16: the block loads X_S_consumed new elements from X[X_curr + X_from + i + threadIdx.x], blockDim.x per pass, into the freed slots (X_S_start + (tile_size - X_S_consumed) + i + threadIdx.x) % tile_size; stay inside the block's input (X_length elements) */
+    /* TODO(3): Fig 12.16: the block loads X_S_consumed new elements from X[X_curr + X_from + i +
+       threadIdx.x], blockDim.x per pass, into the freed slots (X_S_start + (tile_size -
+       X_S_consumed) + i + threadIdx.x) % tile_size; stay inside the block's input (X_length
+       elements) */
 }
 
 /* Part 3 (Fig 12.18): step 3's merge_tile through the circular helpers. */
@@ -44,13 +47,18 @@ __global__ void merge_circular_buffer_kernel(const int *A, int m, const int *B, 
     int A_S_consumed = tile_size, B_S_consumed = tile_size; /* the first iteration fills whole tiles */
     int A_loaded = 0, B_loaded = 0; /* fixed: how much of A's and B's spans the buffers received */
     for (int counter = 0; counter < total_iteration; counter++) {
-        /* TODO(4): Fig 12.16, fixed: refill A_S and B_S, each starting after the last element LOADED (A_loaded, B_loaded; the printed A_consumed re-reads elements the buffer still holds: see errata); then advance A_loaded and B_loaded by what was loaded, bounded by A's and B's spans; then a barrier */
+        /* TODO(4): Fig 12.16, fixed: refill A_S and B_S, each starting after the last element
+           LOADED (A_loaded, B_loaded; the printed A_consumed re-reads elements the buffer still
+           holds: see errata); then advance A_loaded and B_loaded by what was loaded, bounded by A's
+           and B's spans; then a barrier */
         const int tile_out = min(tile_size, s.C_length - C_completed);
         const int A_S_length = min(tile_size, s.A_length - A_consumed);
         const int B_S_length = min(tile_size, s.B_length - B_consumed);
         merge_tile_circular(A_S, A_S_length, A_S_start, B_S, B_S_length, B_S_start, tile_out, tile_size,
                             C + s.C_curr + C_completed); /* Part 3 */
-        /* TODO(5): Fig 12.18: A_S_consumed is the co-rank of tile_out in the circular tile, B_S_consumed the rest; add them to A_consumed, C_completed and B_consumed, and advance A_S_start and B_S_start past them, modulo tile_size */
+        /* TODO(5): Fig 12.18: A_S_consumed is the co-rank of tile_out in the circular tile,
+           B_S_consumed the rest; add them to A_consumed, C_completed and B_consumed, and advance
+           A_S_start and B_S_start past them, modulo tile_size */
         C_completed += tile_out;
         __syncthreads(); /* all have merged before the next loads overwrite consumed slots */
     }

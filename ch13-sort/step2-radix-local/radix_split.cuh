@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step2-radix-local/radix_split.cuh by `make exercises` (sum 4124903522): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step2-radix-local` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step2` gives graded hints. */
 /* radix_split.cuh - ch13 step 2's local 1-bit split (Fig 13.5, section 13.4),
  * in a header of its own: step 3 sorts each block's keys by an r-bit digit
  * with r of these splits, and includes it from here (not a copy). */
@@ -19,7 +19,9 @@ static __device__ __forceinline__ unsigned int split_by_bit(unsigned int key, un
                                                             unsigned int *warp_sums)
 {
     unsigned int numOnesTotal;
-    /* TODO(1): split_by_bit(), section 13.4: scan the bits in the block (block_exclusive_scan), then a zero goes to threadIdx.x - ones before, a one to (blockDim.x - ones in total) + ones before; store key and value there in shared memory and return the zeros in total */
+    /* TODO(1): split_by_bit(), section 13.4: scan the bits in the block (block_exclusive_scan),
+       then a zero goes to threadIdx.x - ones before, a one to (blockDim.x - ones in total) + ones
+       before; store key and value there in shared memory and return the zeros in total */
     block_exclusive_scan(bit, &numOnesTotal, warp_sums);
     s_keys[threadIdx.x] = key;
     s_values[threadIdx.x] = value;

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step4-radix-coarsened/sort.cu by `make exercises` (sum 2209240942): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step4-radix-coarsened` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step4` gives graded hints. */
 /* sort.cu - ch13 step 4: step 3 with each thread owning `coarsen` keys
  * (thread coarsening), so a block sorts a tile of blockDim.x * coarsen keys.
  * Fig 13.10 (section 13.6). Longer tiles make longer local buckets (more of
@@ -64,7 +64,10 @@ static __device__ __forceinline__ void split_tile_by_bit(const unsigned int *key
                                                          unsigned int valid, unsigned int tile, unsigned int bit_at,
                                                          unsigned int coarsen, int has_values)
 {
-    /* TODO(1): split_tile_by_bit(), section 13.6: count the ones among this thread's keys (past the end counts as a one), block_exclusive_scan the counts, then walk the keys in order: a zero goes to its tile position - ones before, a one to zeros in total + ones before, adding each bit to ones before as you go */
+    /* TODO(1): split_tile_by_bit(), section 13.6: count the ones among this thread's keys (past the
+       end counts as a one), block_exclusive_scan the counts, then walk the keys in order: a zero
+       goes to its tile position - ones before, a one to zeros in total + ones before, adding each
+       bit to ones before as you go */
 }
 
 /* After a split: this thread's keys are again the ones at its positions. */
@@ -173,7 +176,9 @@ static __device__ __forceinline__ void scatter_tile(const unsigned int *s_tile, 
                                                     unsigned int N, unsigned int base, unsigned int valid,
                                                     unsigned int shift, unsigned int r, unsigned int coarsen)
 {
-    /* TODO(2): scatter_tile(), Fig 13.10: for each of this thread's keys x = j * blockDim.x + threadIdx.x of the tile, write it (and its value, values_local[base + x]) to the global start of its bucket (s_global[d]) plus its rank in the local bucket (x - s_start[d]) */
+    /* TODO(2): scatter_tile(), Fig 13.10: for each of this thread's keys x = j * blockDim.x +
+       threadIdx.x of the tile, write it (and its value, values_local[base + x]) to the global start
+       of its bucket (s_global[d]) plus its rank in the local bucket (x - s_start[d]) */
 }
 
 /* Fig 13.10, after the table's scan: the block's locally sorted tile goes to its buckets' places. */

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step7-onesweep/onesweep.cuh by `make exercises` (sum 1743317257): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step7-onesweep` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step7` gives graded hints. */
 /* onesweep.cuh - ch13 step 7 (beyond the book): step 4's three launches per
  * digit (local sort, table scan, scatter) become one, because each block finds
  * where its digit runs go by looking back at the blocks before it while it
@@ -314,7 +314,10 @@ static __device__ __forceinline__ void rank_tile(const unsigned int *key, unsign
                                                  unsigned int *s_next)
 {
     const unsigned int lane = threadIdx.x % 32, lanes_before = (1u << lane) - 1;
-    /* TODO(1): rank_tile(), the paper's warp-level multisplit: for each u, find the peers (peers_of(digit)), let one of them (the last: 31 - __clz(peers)) take __popc(peers) places from s_next[digit] with one atomicAdd, share the first place with __shfl_sync, and rank this key after the peers in lanes before this one */
+    /* TODO(1): rank_tile(), the paper's warp-level multisplit: for each u, find the peers
+       (peers_of(digit)), let one of them (the last: 31 - __clz(peers)) take __popc(peers) places
+       from s_next[digit] with one atomicAdd, share the first place with __shfl_sync, and rank this
+       key after the peers in lanes before this one */
     for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
         rank[u] = 0;
 }
@@ -337,7 +340,10 @@ static __device__ __forceinline__ void read_window(const unsigned int *status, i
 static __device__ __forceinline__ unsigned int look_back(unsigned int *status, unsigned int tile, unsigned int d,
                                                          unsigned int count)
 {
-    /* TODO(2): look_back(), the decoupled look-back: from j = tile - 1 down, read status words (read_window) and add their counts (count_of) until one is STATUS_INCLUSIVE; a word still 0 is not ready: read it again. Then publish(status, tile, d, STATUS_INCLUSIVE | (before + count)) and return before */
+    /* TODO(2): look_back(), the decoupled look-back: from j = tile - 1 down, read status words
+       (read_window) and add their counts (count_of) until one is STATUS_INCLUSIVE; a word still 0
+       is not ready: read it again. Then publish(status, tile, d, STATUS_INCLUSIVE | (before +
+       count)) and return before */
     publish(status, tile, d, STATUS_INCLUSIVE | count);
     return 0;
 }
@@ -350,7 +356,9 @@ static __device__ __forceinline__ void scatter_tile(const unsigned int *s_keys, 
                                                     unsigned int valid, unsigned int n, unsigned int *keys_out,
                                                     unsigned int *values_out, const int has_values)
 {
-    /* TODO(3): scatter_tile(): for each of this thread's keys i = u * ONESWEEP_THREADS + threadIdx.x of the sorted tile (i < valid), write it (and, with has_values, s_values[i]) to keys_out[s_offset[its digit] + i] */
+    /* TODO(3): scatter_tile(): for each of this thread's keys i = u * ONESWEEP_THREADS +
+       threadIdx.x of the sorted tile (i < valid), write it (and, with has_values, s_values[i]) to
+       keys_out[s_offset[its digit] + i] */
 }
 
 /* Every pass skipped (all keys equal, or n == 1) and the output elsewhere:

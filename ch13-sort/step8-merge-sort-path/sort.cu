@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step8-merge-sort-path/sort.cu by `make exercises` (sum 2155347805): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step8-merge-sort-path` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step8` gives graded hints. */
 /* sort.cu - ch13 step 8 (beyond the book): step 5's merge sort, with each
  * block sorting its tile in registers and every merge done by chapter 12
  * step 6's merge path: the merge sort at CUB's speed.
@@ -43,7 +43,10 @@ static __device__ __forceinline__ void load_thread_items(const int *S, const int
 /* A thread's MP_ITEMS keys (and values) sorted in registers, stably. */
 static __device__ __forceinline__ void sort_thread_items(int keys[MP_ITEMS], int values[MP_ITEMS], const int has_values)
 {
-    /* TODO(1): a stable sort of the thread's MP_ITEMS keys in registers: odd-even transposition (section 13.8, this chapter's step 6): MP_ITEMS rounds; round r compare-exchanges the neighbours (j, j + 1) for j = r % 2, r % 2 + 2, ... < MP_ITEMS - 1, moving each value with its key */
+    /* TODO(1): a stable sort of the thread's MP_ITEMS keys in registers: odd-even transposition
+       (section 13.8, this chapter's step 6): MP_ITEMS rounds; round r compare-exchanges the
+       neighbours (j, j + 1) for j = r % 2, r % 2 + 2, ... < MP_ITEMS - 1, moving each value with
+       its key */
     (void)keys, (void)values, (void)has_values;
 }
 
@@ -53,7 +56,11 @@ static __device__ __forceinline__ void merge_round(int keys[MP_ITEMS], int value
                                                    int valid, const int has_values)
 {
     stage_thread_items(keys, values, S, S_v, has_values); /* the runs, in S, in order */
-    /* TODO(2): the round's merge: this thread's pair of runs starts at thread first = threadIdx.x & ~(2 * run - 1); A = S[a_begin, a_end) its first run (run * MP_ITEMS keys), B = S[a_end, b_end) the next, each clamped to valid; the thread's outputs start diag = (threadIdx.x - first) * MP_ITEMS into the pair's merge: find them with merge_path_search, make them with merge_thread_items (MP_UINT keys), then gather the values through from[] */
+    /* TODO(2): the round's merge: this thread's pair of runs starts at thread first = threadIdx.x &
+       ~(2 * run - 1); A = S[a_begin, a_end) its first run (run * MP_ITEMS keys), B = S[a_end,
+       b_end) the next, each clamped to valid; the thread's outputs start diag = (threadIdx.x -
+       first) * MP_ITEMS into the pair's merge: find them with merge_path_search, make them with
+       merge_thread_items (MP_UINT keys), then gather the values through from[] */
     (void)run, (void)valid;
 }
 

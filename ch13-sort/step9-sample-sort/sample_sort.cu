@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step9-sample-sort/sample_sort.cu by `make exercises` (sum 1433995171): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step9` gives graded hints. */
 /* sample_sort.cu - ch13 step 9: the sort leaves one GPU: the keys, spread
  * over G GPUs, are split at sampled splitters, exchanged over NCCL, and each
  * GPU sorts its bucket with step 7's radix sort.
@@ -105,7 +105,8 @@ static __device__ __forceinline__ void find_buckets(const unsigned int *key, int
 /* The tile's items added to the block's count of their bucket (s_hist). */
 static __device__ __forceinline__ void count_tile(const int *bucket, int B, unsigned int *s_hist)
 {
-    /* TODO(3): count_tile(), the counts: add each of the thread's SS_ITEMS items to s_hist[its bucket] in shared memory (bucket B: a missing item, not counted) */
+    /* TODO(3): count_tile(), the counts: add each of the thread's SS_ITEMS items to s_hist[its
+       bucket] in shared memory (bucket B: a missing item, not counted) */
 }
 
 /* count_buckets: block b counts its chunk's keys per bucket; the table is
@@ -193,7 +194,10 @@ static __device__ __forceinline__ void rank_in_warp(int *tag, int B, unsigned in
 #pragma unroll
     for (int j = 0; j < SS_ITEMS; j++) {
         const int b = tag[j];
-        /* TODO(4): rank_in_warp(), the stable split: item j of this lane gets rank = the warp's items of bucket b before it (warp_counts[b], from items 0 .. j-1) + the lanes below this one with the same bucket b at item j; then the warp's count of b grows by its lanes with b, and tag[j] = b << 16 | rank */
+        /* TODO(4): rank_in_warp(), the stable split: item j of this lane gets rank = the warp's
+           items of bucket b before it (warp_counts[b], from items 0 .. j-1) + the lanes below this
+           one with the same bucket b at item j; then the warp's count of b grows by its lanes with
+           b, and tag[j] = b << 16 | rank */
         tag[j] = b << 16;
     }
 }
@@ -414,7 +418,9 @@ static const char *local_sort(ss_rank *R, const ss_config *c, unsigned int *k, u
  * goes to every rank, and rank 0's copy of the whole sample to the host. */
 static void gather_sample(ss_rank *R, int nlocal, const ss_config *c, unsigned int *host_sample)
 {
-    /* TODO(5): gather_sample(), the sample: each owned rank launches take_sample_kernel on its comm_stream into its slot sample_d + rank * S; then, in one NCCL group, each owned rank gathers every slot into its whole sample_d (ncclAllGather, in place) */
+    /* TODO(5): gather_sample(), the sample: each owned rank launches take_sample_kernel on its
+       comm_stream into its slot sample_d + rank * S; then, in one NCCL group, each owned rank
+       gathers every slot into its whole sample_d (ncclAllGather, in place) */
     CUDA_CHECK(cudaSetDevice(R[0].device));
     CUDA_CHECK(cudaMemcpyAsync(host_sample, R[0].sample_d, sizeof(unsigned int) * (size_t)c->G * c->S,
                                cudaMemcpyDeviceToHost, R[0].comm_stream));
@@ -536,7 +542,11 @@ static void scatter_buckets(ss_rank *R, int nlocal, const ss_config *c, const ss
 static void exchange_round(ss_rank *R, int nlocal, const ss_config *c, const ss_plan *plan, int j)
 {
     const int G = plan->G, K = plan->K, B = plan->B;
-    /* TODO(6): exchange_round(), the exchange of round j: in one NCCL group, each owned rank r ncclSends its bucket (p, j) to every other rank p (counts[r * B + p * K + j] keys of part_k from send_off[p * K + j]) and ncclRecvs rank p's piece (counts[p * B + r * K + j] keys) into keys + recv_off[j * G + p]; values the same way; then its own piece, a device copy on comm_stream */
+    /* TODO(6): exchange_round(), the exchange of round j: in one NCCL group, each owned rank r
+       ncclSends its bucket (p, j) to every other rank p (counts[r * B + p * K + j] keys of part_k
+       from send_off[p * K + j]) and ncclRecvs rank p's piece (counts[p * B + r * K + j] keys) into
+       keys + recv_off[j * G + p]; values the same way; then its own piece, a device copy on
+       comm_stream */
 }
 
 /* K rounds; event ev_round[j]: round j's keys are in, and its region of part is free. */
@@ -566,7 +576,10 @@ static const char *sort_buckets(ss_rank *R, int nlocal, const ss_config *c)
         CUDA_CHECK(cudaSetDevice(r->device));
         for (int j = 0; j < c->K; j++) {
             const int64_t at = L->sub_start[j], m = L->sub_start[j + 1] - at;
-            /* TODO(7): sort_buckets(), the sort: make the sort stream wait for round wait_round[j] (ev_round: its keys are in, and part's [0, m) is sent), record ev_sort_begin[j], then local_sort the m keys at keys + at (values + at) with part_k (part_v) as the second buffer */
+            /* TODO(7): sort_buckets(), the sort: make the sort stream wait for round wait_round[j]
+               (ev_round: its keys are in, and part's [0, m) is sent), record ev_sort_begin[j], then
+               local_sort the m keys at keys + at (values + at) with part_k (part_v) as the second
+               buffer */
             CUDA_CHECK(cudaEventRecord(r->ev_sort_begin[j], r->sort_stream));
             CUDA_CHECK(cudaEventRecord(r->ev_sort_done[j], r->sort_stream));
         }

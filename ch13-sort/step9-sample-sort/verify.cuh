@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step9-sample-sort/verify.cuh by `make exercises` (sum 3917686437): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step9` gives graded hints. */
 /* verify.cuh - the sample sort's checks that scale (sample_sort.h, ss_check):
  * each rank checks its own run on its GPU in one pass, and a few numbers per
  * rank go through NCCL, so 2^33 keys are checked without a host ever holding
