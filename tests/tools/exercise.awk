@@ -116,8 +116,9 @@ END {
     # 5 spaces in). tests/tools/hint.sh reads this layout.
     if (view != "clean" && ntodo > 0) {
         path = outdir "/HINTS"
-        printf "Hints for %s: each TODO's text, then its hints, from a nudge to nearly the answer.\n", step > path
-        printf "`make hint STEP=%s` shows the first hint of each TODO; N=2, N=3, ... go further.\n", step > path
+        n = split(step, part, "/"); s2 = part[n]; sub(/-.*/, "", s2); short = part[n - 1] "/" s2
+        printf "Hints for %s: each TODO's text, then its hints, a nudge first.\n", step > path
+        printf "`make hint STEP=%s` shows the first hint of each TODO; N=2, N=3, ... the next.\n", short > path
         for (t = 1; t <= ntodo; t++) {
             printf "\nTODO(%d) (%s)\n", t, where[t] > path
             print wrap("    ", "    ", todo[t], 100) > path

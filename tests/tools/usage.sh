@@ -19,7 +19,9 @@ if [ -n "$sol" ]; then cat <<'TEXT'
   make diff STEP=ch12-merge/step3       your file against the solution (shows the solution)
   make solution STEP=ch12-merge/step3   the solution's files as a student reads them
   make test                             every suite on the solutions, wrong variants (maintainers)
-  make sanitize | bench | plots         compute-sanitizer, benchmarks against CUB, plots
+  make sanitize                         compute-sanitizer over every solution step
+  make bench [CHAPTERS="ch12-merge"]    benchmarks against CUB and the copy ceiling (on a GPU)
+  make plots                            the plots, from the benchmarks' CSVs
   make exercises [STEP=...] [FORCE=1]   regenerate the exercises (keeps your edits unless FORCE=1)
   make handout [OUT=dir]                the students' tree, without solutions (leak-checked)
   make grade [STUDENT=dir] [STEP=...]   score a student's steps on a GPU (Gradescope, JUnit, TAP)
@@ -31,6 +33,7 @@ else cat <<'TEXT'
 TEXT
 fi
 cat <<'TEXT'
+  make help                             this list
   make clean                            remove build/ and the ./run links
 Variables: V=1 shows every command; CUDA_ARCH=90 builds for one GPU architecture.
 TEXT
