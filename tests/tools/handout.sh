@@ -4,7 +4,8 @@
 # solution body leaked into it. Run from the lab's top (make handout, make handout-check:
 # tests/tools/classroom.mk).
 #   make    writes OUT, which must not exist and must lie outside this tree: Makefile, README.md
-#           (with a note that it is a handout), LICENSE, common/, the exercise folders generated
+#           (with a note that it is a handout), LICENSE, common/ (the core and the chapters'
+#           wings), the exercise folders generated
 #           afresh from solutions/ (what `make exercises` writes, so an edit made in this
 #           checkout never travels), tests/ (the suites and the student's tools; no wrong
 #           variants, which are edits of the solutions, and no benchmarks: tests/bench/bench.mk
@@ -227,7 +228,9 @@ make)
     cp -pr "$tmp/gen"/. "$stage"/
     for f in Makefile README.md .gitignore LICENSE LICENSE.* COPYING; do [ -f "$f" ] && put "$f"; done
     for f in ch*/*; do [ -f "$f" ] && put "$f"; done   # chapter-level files, if any
-    find common -maxdepth 1 -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' -o -name '*.mk' \) -print0 | xargs -0 -r cp --parents -p -t "$stage"
+    # the core and every chapter's wing (common/<chapter>/)
+    find common \( -type f -o -type l \) \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' -o -name '*.mk' \) -print0 |
+        xargs -0 -r cp --parents -pL -t "$stage"
     while IFS= read -r f; do
         case " $NOT_IN_HANDOUT " in *" ${f##*/} "*) continue ;; esac
         put "$f"
