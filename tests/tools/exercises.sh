@@ -157,8 +157,12 @@ for arg in "$@"; do
         done
         # a generated file the solution no longer makes, untouched, goes (never the student's own files)
         for n in "${stale[@]}"; do rm -f "$step/$n"; done
-        cp "$gen"/* "$gen/$MANIFEST" "$step"/
-        echo "wrote $step" ;;
+        # only what changed is written (an unchanged file keeps its time: nothing rebuilds)
+        nw=0
+        for f in "$gen"/* "$gen/$MANIFEST"; do
+            cmp -s "$f" "$step/${f##*/}" || { cp "$f" "$step/"; nw=$((nw + 1)); }
+        done
+        if [ "$nw" = 0 ]; then echo "up to date $step"; else echo "wrote $step ($nw files)"; fi ;;
     *) echo "exercises.sh: unknown mode $mode" >&2; exit 2 ;;
     esac
 done
