@@ -58,12 +58,14 @@ gen_of() {
     if [ ! -d "$tmp/gen/$step" ]; then generate "solutions/$step" "$tmp/gen/$step" exercise >/dev/null || return 1; fi
     echo "$tmp/gen/$step"
 }
-# names_of STEP: the files an exercise step consists of: its manifest's, the generator's, or (with
-# neither, an old tree) the code files and HINTS it has
+# names_of STEP [all]: the files an exercise step consists of: its manifest's (with `all`, also the
+# generator's now), the generator's without a manifest, or (with neither, an old tree) the code files
+# and HINTS it has
 names_of() {
-    local step=$1 gen
+    local step=$1 gen=
     {   [ -f "$step/$MANIFEST" ] && awk '!/^#/ && NF >= 3 { print $3 }' "$step/$MANIFEST"
-        gen=$(gen_of "$step"); [ -n "$gen" ] && (cd "$gen" && ls)
+        if [ ! -f "$step/$MANIFEST" ] || [ "${2:-}" = all ]; then gen=$(gen_of "$step"); fi
+        [ -n "$gen" ] && (cd "$gen" && ls)
         if [ ! -f "$step/$MANIFEST" ] && [ -z "$gen" ]; then
             (cd "$step" 2>/dev/null && ls *.cu *.cuh *.h *.c HINTS 2>/dev/null || true)
         fi
@@ -145,7 +147,7 @@ for arg in "$@"; do
             edited) edited+=("$n") ;;
             untouched) [ -f "$gen/$n" ] || stale+=("$n") ;;
             esac
-        done < <(names_of "$step")
+        done < <(names_of "$step" all)
         if [ ${#edited[@]} -gt 0 ] && [ "${FORCE:-0}" != 1 ]; then
             # never overwrite the student's work; a file that is not there overwrites nothing
             for n in "${missing[@]}"; do cp "$gen/$n" "$step/$n"; echo "wrote the missing $step/$n"; done
