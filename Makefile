@@ -32,6 +32,7 @@ ifeq ($(origin CUDA_ARCH),undefined)
 CUDA_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d .)
 ifeq ($(CUDA_ARCH),)
 CUDA_ARCH := all
+ARCH_GUESSED := yes
 endif
 endif
 ifeq ($(strip $(CUDA_ARCH)),all)
@@ -76,8 +77,10 @@ up = $(subst $(space),,$(foreach w,$(subst /, ,$(1)),../))
 
 # ---- what there is ----------------------------------------------------------
 CHAPTERS := ch10-reduction ch12-merge ch13-sort
-SOL_STEPS := $(patsubst %/,%,$(sort $(dir $(wildcard $(CHAPTERS:%=solutions/%/step*/*.cu)))))
-EX_STEPS := $(patsubst %/,%,$(sort $(dir $(wildcard $(CHAPTERS:%=%/step*/*.cu)))))
+# A step is a folder (stepN-name/), whatever files it has lost: one without its kernel file is
+# still listed, and asking to build it says what is missing and how to get it back.
+SOL_STEPS := $(patsubst %/,%,$(sort $(wildcard $(CHAPTERS:%=solutions/%/step*/))))
+EX_STEPS := $(patsubst %/,%,$(sort $(wildcard $(CHAPTERS:%=%/step*/))))
 ALL_STEPS := $(SOL_STEPS) $(EX_STEPS)
 HAVE_SOLUTIONS := $(if $(SOL_STEPS),yes,)
 
@@ -112,6 +115,15 @@ MUTANT_STEPS ?=
 ALL_STEPS += $(MUTANT_STEPS)
 
 chapter_of = $(firstword $(filter $(CHAPTERS),$(subst /, ,$(1))))
+# A compile that fails because a file of the step is gone says which, and how to get it back.
+if_missing = || { bash tests/tools/exercises.sh present $(1) >&2; exit 1; }
+# make check counts the tests that ran the step's own code (tests/tools/step-info.sh): the test build
+# instruments the functions of the step's files, not those of the lab, the tests, the system, or
+# the steps it uses (nvcc's generated stubs are tmpxft_* files, its start-up code __nv_*).
+trace_skip = common/ tests/ /usr/ /include/ .deps/ tmpxft $(CUDA_HOME)/ $(foreach u,$(1),$(call shared_step,$(u))/)
+TRACE_CFLAGS = -finstrument-functions $(foreach x,$(call trace_skip,$(1)),-finstrument-functions-exclude-file-list=$(x)) \
+	$(foreach x,__nv_ __cuda __sti,-finstrument-functions-exclude-function-list=$(x))
+TRACE_NVFLAGS = $(addprefix -Xcompiler ,$(call TRACE_CFLAGS,$(1)))
 kernel_of = $(basename $(notdir $(firstword $(wildcard $(1)/*.cu))))
 stepnum_of = $(patsubst step%,%,$(firstword $(subst -, ,$(notdir $(1)))))
 
@@ -136,19 +148,19 @@ $(1)_TOBJ := build/$(1)/$$($(1)_K).test.o build/$(1)/step.o $$($(1)_HOST:%=build
 
 build/$(1)/$$($(1)_K).o: $(1)/$$($(1)_K).cu $(ARCH_STAMP) | build/$(1)/
 	$$(call say,NVCC,$(1))
-	$$(Q)$$(NVCC) $$(NVFLAGS) $$($(1)_INC) -c $$< -o $$@
+	$$(Q)$$(NVCC) $$(NVFLAGS) $$($(1)_INC) -c $$< -o $$@ $$(call if_missing,$(1))
 
 build/$(1)/$$($(1)_K).test.o: $(1)/$$($(1)_K).cu $(ARCH_STAMP) | build/$(1)/
 	$$(call say,NVCC,$(1) (test build))
-	$$(Q)$$(NVCC) $$(NVFLAGS) $$($(1)_INC) $$(TESTDEFS_$$($(1)_CH)) -DLAB_TEST -c $$< -o $$@
+	$$(Q)$$(NVCC) $$(NVFLAGS) $$($(1)_INC) $$(TESTDEFS_$$($(1)_CH)) -DLAB_TEST $$(call TRACE_NVFLAGS,$$($(1)_USES)) -c $$< -o $$@ $$(call if_missing,$(1))
 
 # host C files of the step (a plan, a host-side phase): compiled for ./run, and with the
 # sanitizers for the tests
 build/$(1)/%.host.o: $(1)/%.c | build/$(1)/
-	$$(Q)$$(CC) $$(CFLAGS) $$($(1)_INC) -c $$< -o $$@
+	$$(Q)$$(CC) $$(CFLAGS) $$($(1)_INC) -c $$< -o $$@ $$(call if_missing,$(1))
 
 build/$(1)/%.host.test.o: $(1)/%.c | build/$(1)/
-	$$(Q)$$(CC) $$(TEST_CFLAGS) $$($(1)_INC) -c $$< -o $$@
+	$$(Q)$$(CC) $$(TEST_CFLAGS) $$($(1)_INC) $$(call TRACE_CFLAGS,$$($(1)_USES)) -c $$< -o $$@ $$(call if_missing,$(1))
 
 # its name, and the TODOs still in its files now (a failure names only what is left)
 build/$(1)/step.c: $$($(1)_SRC) tests/tools/step-info.sh | build/$(1)/
@@ -159,29 +171,44 @@ build/$(1)/step.o: build/$(1)/step.c
 
 # The chapter's driver (main) is compiled per step: it may include the step's headers.
 build/$(1)/driver.o: common/$$($(1)_CH)/$$($(1)_K)_driver.c | build/$(1)/
-	$$(Q)$$(CC) $$(CFLAGS) $$($(1)_INC) $$(DRIVER_FLAGS_$$($(1)_K)) -c $$< -o $$@
+	$$(Q)$$(CC) $$(CFLAGS) $$($(1)_INC) $$(DRIVER_FLAGS_$$($(1)_K)) -c $$< -o $$@ $$(call if_missing,$(1))
 
 build/$(1)/run: build/$(1)/driver.o $$($(1)_OBJ) $$(CORE_OBJ)
 	$$(call say,LINK,$$@)
 	$$(Q)$$(NVCC) $$^ $$(LDFLAGS_CUDA) $$(LIBS_$$($(1)_K)) -o $$@
 
 build/$(1)/test.o: tests/$$($(1)_CH)/$$($(1)_K).c $$(CRIT_STAMP) | build/$(1)/
-	$$(Q)$$(CC) $$(TEST_CFLAGS) $$(CRIT_CFLAGS) $$($(1)_INC) $$(TESTDEFS_$$($(1)_CH)) -c $$< -o $$@
+	$$(Q)$$(CC) $$(TEST_CFLAGS) $$(CRIT_CFLAGS) $$($(1)_INC) $$(TESTDEFS_$$($(1)_CH)) $$(call TRACE_CFLAGS,$$($(1)_USES)) -c $$< -o $$@ $$(call if_missing,$(1))
 
 build/$(1)/xtest.o: $$($(1)_XTEST) $$(CRIT_STAMP) | build/$(1)/
-	$$(Q)$$(CC) $$(TEST_CFLAGS) $$(CRIT_CFLAGS) $$($(1)_INC) $$(TESTDEFS_$$($(1)_CH)) -c $$< -o $$@
+	$$(Q)$$(CC) $$(TEST_CFLAGS) $$(CRIT_CFLAGS) $$($(1)_INC) $$(TESTDEFS_$$($(1)_CH)) $$(call TRACE_CFLAGS,$$($(1)_USES)) -c $$< -o $$@ $$(call if_missing,$(1))
 
 build/$(1)/test: build/$(1)/test.o $$($(1)_TOBJ) $$(CORE_TOBJ) build/tests/lab_test.o
 	$$(call say,LINK,$$@)
 	$$(Q)$$(NVCC) $$^ $$(LDFLAGS_TEST) $$(LIBS_$$($(1)_K)) $$(CRIT_LIBS) -o $$@
 
-# `make ch12-merge/step3`, `make ch12-merge/step3-tiled`: build, point ./run at it.
+# `make ch12-merge/step3`, `make ch12-merge/step3-tiled`: build, point ./run at it (the old link
+# goes first, so a build that fails leaves no ./run of an older build behind).
 .PHONY: $(1) $(dir $(1))step$(call stepnum_of,$(1))
-$(1) $(dir $(1))step$(call stepnum_of,$(1)): build/$(1)/run
-	@ln -sfn $$(abspath build/$(1)/run) $$(or $$(RUN_LINK),run)
+$(1) $(dir $(1))step$(call stepnum_of,$(1)): lab-unlink-run build/$(1)/run
+	@ln -sfn $$(abspath build/$(1)/run) $$(RUN_LINK_PATH)
 	@echo "built $(1): ./run --help for its options"
 endef
-$(foreach s,$(ALL_STEPS),$(eval $(call STEP_RULES,$(s))))
+# A step whose kernel file is gone: its targets say what is missing and how to get it back.
+define MISSING_RULES
+.PHONY: $(1) $(dir $(1))step$(call stepnum_of,$(1)) build/$(1)/run build/$(1)/test
+$(1) $(dir $(1))step$(call stepnum_of,$(1)) build/$(1)/run build/$(1)/test:
+	@bash tests/tools/exercises.sh present $(1) >&2 && echo "$(1) has no kernel file (*.cu)" >&2; exit 2
+endef
+$(foreach s,$(ALL_STEPS),$(eval $(call $(if $(call kernel_of,$(s)),STEP_RULES,MISSING_RULES),$(s))))
+
+# ./run (or RUN_LINK, the step folder's) is the lab's link to a build, never a file of yours.
+RUN_LINK_PATH = $(or $(RUN_LINK),run)
+.PHONY: lab-unlink-run
+lab-unlink-run:
+	@if [ -e '$(RUN_LINK_PATH)' ] && [ ! -L '$(RUN_LINK_PATH)' ]; then \
+	  echo "make: $(RUN_LINK_PATH) is a file of yours, not the lab's link to a build: rename it, and make links ./run" >&2; exit 2; fi; \
+	  if [ -L '$(RUN_LINK_PATH)' ]; then rm -f '$(RUN_LINK_PATH)'; fi
 
 build/%/:
 	@mkdir -p $@
@@ -214,9 +241,10 @@ build/tests/common: build/tests/common.o build/tests/lab_test.o $(CORE_TOBJ) bui
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # ---- commands ---------------------------------------------------------------
-# STEP=ch12-merge/step3 (or step3-tiled, or solutions/...) -> its folder
+# STEP=ch12-merge/step3 (or step3-tiled, or solutions/..., with a trailing / or a leading ./) -> its folder
+norm_step = $(patsubst %/,%,$(patsubst ./%,%,$(1)))
 step_dir = $(firstword $(filter $(1)-% $(1),$(ALL_STEPS)))
-STEP_DIR = $(call step_dir,$(patsubst %/,%,$(STEP)))
+STEP_DIR = $(call step_dir,$(call norm_step,$(STEP)))
 STEP_EX = $(patsubst solutions/%,%,$(STEP_DIR))
 USAGE = bash tests/tools/usage.sh
 need_step = @if [ -z "$(STEP)" ]; then $(USAGE) "make $@ needs STEP=, e.g. make $@ STEP=ch12-merge/step3"; exit 2; \
@@ -252,13 +280,12 @@ test: handout-test
 endif
 
 # A student's run: one step's tests; tests that did not run on a GPU are not a pass (exit 3).
-# Where compute-sanitizer is present, the step's ./run also runs once under memcheck.
+# Where compute-sanitizer is present, the step's ./run also runs under memcheck, and under racecheck
+# where tests/sanitize.conf asks (tests/tools/check.sh); the time it took is printed last.
 check:
 	$(need_step)
-	@$(MAKE) build/$(STEP_DIR)/test build/$(STEP_DIR)/run
-	@bash tests/tools/run-suites.sh check build/$(STEP_DIR)/test; rc=$$?; \
-	  if [ $$rc != 3 ] && command -v compute-sanitizer >/dev/null; then \
-	    bash tests/tools/sanitize.sh --memcheck-only $(STEP_DIR) || rc=1; fi; exit $$rc
+	@t0=$$(date +%s); $(MAKE) build/$(STEP_DIR)/test build/$(STEP_DIR)/run || exit $$?; \
+	  LAB_CHECK_START=$$t0 bash tests/tools/check.sh $(STEP_DIR)
 
 # Your file against the clean view of the solution (markers and hints removed).
 diff:
@@ -278,19 +305,21 @@ solution:
 	@for f in $$(cd build/clean/$(STEP_EX) && ls); do echo "==== solutions/$(STEP_EX)/$$f (markers removed)"; \
 	  cat build/clean/$(STEP_EX)/$$f; done
 
-# Graded hints: N=1 (default) the first hint of each TODO still open, N=2 the next, ...
+# Graded hints: N=1 (default) the first hint of each TODO, N=2 the next, ...; TODO=k that TODO alone.
 hint:
 	$(need_step)
-	@bash tests/tools/hint.sh $(STEP_EX) $(or $(N),1)
+	@bash tests/tools/hint.sh $(STEP_EX) $(or $(N),1) $(TODO)
 
 status:
 	@bash tests/tools/status.sh $(EX_STEPS)
 
-# Regenerates the exercises from solutions/; a file you edited is kept unless FORCE=1 (then a
-# backup copy is made beside it first).
+# Regenerates the exercises from solutions/ (STEP=... one step); a file you edited is kept unless
+# FORCE=1 (then a backup copy is made beside it first); a missing file is always written again.
+SOL_STEP = $(call step_dir,solutions/$(patsubst solutions/%,%,$(call norm_step,$(STEP))))
 exercises:
 	$(need_solutions)
-	@bash tests/tools/exercises.sh write $(SOL_STEPS)
+	@if [ -n "$(STEP)" ] && [ -z "$(SOL_STEP)" ]; then $(USAGE) "STEP=$(STEP) names no step"; exit 2; fi
+	@bash tests/tools/exercises.sh write $(or $(if $(STEP),$(SOL_STEP)),$(SOL_STEPS))
 
 exercises-check:
 	$(need_solutions)
@@ -307,8 +336,11 @@ exercise-fails: $(EX_TESTS)
 	@bash tests/tools/run-suites.sh exercises $$(bash tests/tools/exercises.sh edited $(SOL_STEPS) | \
 	  awk '$$2 == "untouched" { print "build/" $$1 "/test" }')
 
-sanitize: $(SOL_RUNS)
+# compute-sanitizer and a GPU are looked for before anything is built.
+sanitize:
 	$(need_solutions)
+	@bash tests/tools/sanitize.sh --can-run
+	@$(MAKE) $(SOL_RUNS)
 	@bash tests/tools/sanitize.sh $(SOL_STEPS)
 
 docs-check:
@@ -325,12 +357,43 @@ include tests/profile/profile.mk
 # handout, handout-check, grade, handout-test and need_solutions: tests/tools/classroom.mk
 include tests/tools/classroom.mk
 
+# build/, and the ./run links make made (a file of yours named run stays)
 clean:
-	rm -rf build run $(wildcard ch*/step*/run solutions/ch*/step*/run)
+	rm -rf build
+	@for r in run $(wildcard ch*/step*/run solutions/ch*/step*/run); do [ ! -L "$$r" ] || rm -f "$$r"; done
 
-# Anything else that looks like a step (make ch12-merge/step9, make ch12-merge): the usage and the steps.
+# A goal as the shell completes it (ch12-merge/step3-tiled/) names that step; anything else under a
+# chapter that is no step gets the usage. These are rules for those goals alone: a pattern rule
+# here once matched the steps' own files (a missing header, make -B), and make deleted them on error.
 .PHONY: $(CHAPTERS) solutions
 $(CHAPTERS) solutions:
 	@$(USAGE) "'$@' is a chapter, not a step: name a step, e.g. make $@/step1"; exit 2
-$(CHAPTERS:%=%/%) $(CHAPTERS:%=solutions/%/%):
-	@$(USAGE) "'$@' is not a step"; exit 2
+STEP_TARGETS := $(foreach s,$(ALL_STEPS),$(s) $(dir $(s))step$(call stepnum_of,$(s)))
+define GOAL_ALIAS
+.PHONY: $(1)
+$(1): $(2)
+endef
+define GOAL_UNKNOWN
+.PHONY: $(1)
+$(1):
+	@$$(USAGE) "'$(1)' is not a step"; exit 2
+endef
+$(foreach g,$(MAKECMDGOALS),$(if $(filter-out $(g),$(call norm_step,$(g))),\
+  $(if $(filter $(call norm_step,$(g)),$(STEP_TARGETS) $(CHAPTERS) solutions),$(eval $(call GOAL_ALIAS,$(g),$(call norm_step,$(g)))))))
+$(foreach g,$(MAKECMDGOALS),$(if $(and $(filter $(CHAPTERS) solutions,$(firstword $(subst /, ,$(g)))),\
+  $(if $(filter $(call norm_step,$(g)),$(STEP_TARGETS) $(CHAPTERS) solutions),,yes),$(if $(wildcard $(g)),,yes)),\
+  $(eval $(call GOAL_UNKNOWN,$(g)))))
+
+# Nothing make runs may delete a file of the tree: make never deletes a precious file, on an error
+# (.DELETE_ON_ERROR) or an interrupt, whatever rule comes to name it. Only build/ is make's.
+.PRECIOUS: $(wildcard Makefile *.md common/* common/*/* tests/* tests/*/* tests/*/*/* docs/*.* \
+  $(CHAPTERS:%=%/*/*) $(CHAPTERS:%=%/*/.exercise) $(CHAPTERS:%=solutions/%/*/*))
+
+# A build for every architecture (no GPU visible, CUDA_ARCH unset) says so, once, before it starts.
+NO_BUILD_GOALS := help list status hint diff solution exercises exercises-check docs-check catalogue-readmes \
+	clean handout handout-check lab-unlink-run
+ifeq ($(ARCH_GUESSED)$(MAKELEVEL),yes0)
+ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),help)),)
+$(info make: no GPU visible: building for every architecture (CUDA_ARCH=all, slow); CUDA_ARCH=90 builds one)
+endif
+endif

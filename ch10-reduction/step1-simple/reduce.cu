@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch10-reduction/step1-simple/reduce.cu by `make exercises` (sum 2178515295): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step1-simple` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch10-reduction/step1` gives graded hints. */
 /* reduce.cu - ch10 step 1: the chapter's first kernel, a reduction tree in one
  * block of N/2 threads that sums N floats in place, the stride doubling from 1.
  * Figs 10.6, 10.7 (the sequential loop of Fig 10.2 is the CPU reference). */
@@ -9,7 +9,11 @@
  * their right into their own. counters: NULL, or ./run --analyze's. */
 __global__ void SimpleSumReductionKernel(float *input, float *output, reduce_counters *counters)
 {
-    /* TODO(1): Fig 10.6 lines 02-08, the tree: each thread owns input[i], i = 2*threadIdx.x; for stride = 1, 2, 4, ... up to blockDim.x, the threads whose index is a multiple of stride add input[i + stride] into input[i] and then call reduce_analyze(counters, stride, &input[i], &input[i + stride], &input[i]) (what --analyze and --example count; it does nothing otherwise); a barrier ends every time step */
+    /* TODO(1): Fig 10.6 lines 02-08, the tree: each thread owns input[i], i = 2*threadIdx.x; for
+       stride = 1, 2, 4, ... up to blockDim.x, the threads whose index is a multiple of stride add
+       input[i + stride] into input[i] and then call reduce_analyze(counters, stride, &input[i],
+       &input[i + stride], &input[i]) (what --analyze and --example count; it does nothing
+       otherwise); a barrier ends every time step */
     if (threadIdx.x == 0) {
         *output = input[0];
         reduce_analyze_output(counters, &input[0]);

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch10-reduction/step2-convergent/reduce.cu by `make exercises` (sum 3519919415): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step2-convergent` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch10-reduction/step2` gives graded hints. */
 /* reduce.cu - ch10 step 2: the owners sit side by side and the stride halves
  * from blockDim.x, so the active threads stay contiguous and whole warps drop
  * out instead of diverging. Figs 10.8, 10.9. */
@@ -9,7 +9,10 @@
  * their own. counters: NULL, or ./run --analyze's. */
 __global__ void ConvergentSumReductionKernel(float *input, float *output, reduce_counters *counters)
 {
-    /* TODO(1): Fig 10.9 lines 02-08, the tree: thread t owns input[i], i = threadIdx.x; for stride = blockDim.x, halving down to 1, the first stride threads add input[i + stride] into input[i] and then call reduce_analyze(counters, stride, &input[i], &input[i + stride], &input[i]) (what --analyze and --example count); a barrier ends every time step */
+    /* TODO(1): Fig 10.9 lines 02-08, the tree: thread t owns input[i], i = threadIdx.x; for stride
+       = blockDim.x, halving down to 1, the first stride threads add input[i + stride] into input[i]
+       and then call reduce_analyze(counters, stride, &input[i], &input[i + stride], &input[i])
+       (what --analyze and --example count); a barrier ends every time step */
     if (threadIdx.x == 0) {
         *output = input[0];
         reduce_analyze_output(counters, &input[0]);

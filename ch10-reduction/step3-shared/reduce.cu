@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch10-reduction/step3-shared/reduce.cu by `make exercises` (sum 1070006126): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step3-shared` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch10-reduction/step3` gives graded hints. */
 /* reduce.cu - ch10 step 3: each thread adds its two elements while loading,
  * and the rest of step 2's tree runs in shared memory, so global memory sees
  * each element once and the input is left unchanged. Figs 10.10, 10.11. */
@@ -11,7 +11,12 @@ __global__ void SharedMemorySumReductionKernel(float *input, float *output, redu
 {
     __shared__ float input_s[REDUCE_MAX_BLOCK]; /* line 02: BLOCK_DIM in the book (errata E10.4) */
     unsigned int t = threadIdx.x;
-    /* TODO(1): Fig 10.11 lines 04-10: the first time step while loading, input_s[t] = input[t] + input[t + blockDim.x], then reduce_analyze(counters, blockDim.x, &input[t], &input[t + blockDim.x], &input_s[t]); then step 2's tree in input_s from stride blockDim.x/2, the first stride threads adding input_s[t + stride] into input_s[t] and calling reduce_analyze(counters, stride, &input_s[t], &input_s[t + stride], &input_s[t]) (what --analyze and --example count), with the barrier at the top of the loop */
+    /* TODO(1): Fig 10.11 lines 04-10: the first time step while loading, input_s[t] = input[t] +
+       input[t + blockDim.x], then reduce_analyze(counters, blockDim.x, &input[t], &input[t +
+       blockDim.x], &input_s[t]); then step 2's tree in input_s from stride blockDim.x/2, the first
+       stride threads adding input_s[t + stride] into input_s[t] and calling
+       reduce_analyze(counters, stride, &input_s[t], &input_s[t + stride], &input_s[t]) (what
+       --analyze and --example count), with the barrier at the top of the loop */
     input_s[t] = 0.0f;
     if (threadIdx.x == 0) {
         *output = input_s[0];

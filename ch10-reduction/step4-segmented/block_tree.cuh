@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch10-reduction/step4-segmented/block_tree.cuh by `make exercises` (sum 2596236720): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step4-segmented` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch10-reduction/step4` gives graded hints. */
 /* block_tree.cuh - ch10 step 4: step 3's tree for any operator, over the
  * block's partials in shared memory (Fig 10.13 lines 07-12). Step 5 uses it
  * too. */

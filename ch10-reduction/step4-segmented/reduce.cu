@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch10-reduction/step4-segmented/reduce.cu by `make exercises` (sum 3713667618): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step4-segmented` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch10-reduction/step4` gives graded hints. */
 /* reduce.cu - ch10 step 4: any number of blocks, each reducing its own
  * segment of 2 x blockDim.x elements with step 3's tree, then adding its
  * result into *output with one atomic; for any N and any operator.
@@ -12,7 +12,10 @@ static __device__ __forceinline__ void load_segment(const reduce_t *input, int64
                                                     reduce_t *input_s)
 {
     unsigned int t = threadIdx.x;
-    /* TODO(1): Fig 10.13 lines 03-06, for any N and any operator: the block's segment starts at 2*blockDim.x*blockIdx.x (in int64_t) and this thread's first element is i = segment + t; input_s[t] = reduce_combine(kind, input[i], input[i + blockDim.x]), with reduce_identity(kind) standing in for an element whose index is >= N */
+    /* TODO(1): Fig 10.13 lines 03-06, for any N and any operator: the block's segment starts at
+       2*blockDim.x*blockIdx.x (in int64_t) and this thread's first element is i = segment + t;
+       input_s[t] = reduce_combine(kind, input[i], input[i + blockDim.x]), with
+       reduce_identity(kind) standing in for an element whose index is >= N */
     input_s[t] = reduce_identity(kind);
 }
 
@@ -24,7 +27,9 @@ __global__ void SegmentedReductionKernel(const reduce_t *input, reduce_t *output
     load_segment(input, N, kind, input_s);
     block_tree(input_s, kind); /* lines 07-12: step 3's tree */
     if (threadIdx.x == 0) {
-        /* TODO(2): Fig 10.13 line 14, for any operator: combine the block's result input_s[0] into *output atomically, with reduce_atomic(kind, output, value) (reduce_device.cuh): every block does the same at the same time */
+        /* TODO(2): Fig 10.13 line 14, for any operator: combine the block's result input_s[0] into
+           *output atomically, with reduce_atomic(kind, output, value) (reduce_device.cuh): every
+           block does the same at the same time */
     }
 }
 

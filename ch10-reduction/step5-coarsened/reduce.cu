@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch10-reduction/step5-coarsened/reduce.cu by `make exercises` (sum 3598379676): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step5-coarsened` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch10-reduction/step5` gives graded hints. */
 /* reduce.cu - ch10 step 5: each thread first combines 2 x COARSE_FACTOR
  * elements of a segment COARSE_FACTOR times longer, alone, with no barrier and
  * no shared memory; then step 4's tree and atomic. Figs 10.14, 10.15. */
@@ -14,7 +14,10 @@ static __device__ __forceinline__ void coarsened_load(const reduce_t *input, int
     unsigned int t = threadIdx.x;
     int64_t segment = (int64_t)COARSE_FACTOR * 2 * blockDim.x * blockIdx.x; /* line 03: COARSE_FACTOR x longer */
     int64_t i = segment + t;
-    /* TODO(1): Fig 10.15 lines 06-09, for any N and any operator as in step 4: sum starts at input[i]; for tile = 1 .. COARSE_FACTOR*2 - 1, combine input[i + tile*blockDim.x] (index in int64_t) into sum with reduce_combine, reduce_identity(kind) standing in for an index >= N; then input_s[t] = sum */
+    /* TODO(1): Fig 10.15 lines 06-09, for any N and any operator as in step 4: sum starts at
+       input[i]; for tile = 1 .. COARSE_FACTOR*2 - 1, combine input[i + tile*blockDim.x] (index in
+       int64_t) into sum with reduce_combine, reduce_identity(kind) standing in for an index >= N;
+       then input_s[t] = sum */
     input_s[t] = reduce_identity(kind);
 }
 

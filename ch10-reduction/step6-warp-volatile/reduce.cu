@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch10-reduction/step6-warp-volatile/reduce.cu by `make exercises` (sum 3731490063): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step6-warp-volatile` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch10-reduction/step6` gives graded hints. */
 /* reduce.cu - ch10 step 6: the block's tree becomes the warp-synchronous
  * listing: each warp reduces its 32 partials through volatile shared memory
  * with no barrier, trusting its lanes to run in lock-step, which Volta's
@@ -55,7 +55,10 @@ __global__ void sumCommSingleBlockWithWarps(const reduce_t *a, reduce_t *out, in
     r[idx] = listing_grid_stride_partial(a, arraySize, kind);
     warp_reduce(&r[idx & ~(warpSize - 1)], kind, version); /* r + 32 x (this warp's index): 32 elements per warp */
     __syncthreads();
-    /* TODO(1): the listing's second level, in the first warp only (idx < warpSize): r[idx] = warp idx's result, r[idx*warpSize], or reduce_identity(kind) where the block has no warp idx (idx*warpSize >= blockDim.x); reduce r with warp_reduce(r, kind, version); thread 0 then combines r[0] into *out with reduce_atomic(kind, out, r[0]) */
+    /* TODO(1): the listing's second level, in the first warp only (idx < warpSize): r[idx] = warp
+       idx's result, r[idx*warpSize], or reduce_identity(kind) where the block has no warp idx
+       (idx*warpSize >= blockDim.x); reduce r with warp_reduce(r, kind, version); thread 0 then
+       combines r[0] into *out with reduce_atomic(kind, out, r[0]) */
 }
 
 const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_params *p)

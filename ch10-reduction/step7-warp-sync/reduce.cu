@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch10-reduction/step7-warp-sync/reduce.cu by `make exercises` (sum 1144009019): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step7-warp-sync` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch10-reduction/step7` gives graded hints. */
 /* reduce.cu - ch10 step 7: step 6's warp reductions made correct under
  * independent thread scheduling: __syncwarp() between the steps, or register
  * shuffles (warp_sync.cuh); the loop and the launcher are step 6's.

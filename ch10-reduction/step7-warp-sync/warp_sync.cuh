@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch10-reduction/step7-warp-sync/warp_sync.cuh by `make exercises` (sum 154207375): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step7-warp-sync` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch10-reduction/step7` gives graded hints. */
 /* warp_sync.cuh - ch10 step 7: step 6's warp reductions made correct under
  * independent thread scheduling, two ways (--variant): __syncwarp() between
  * the steps (syncwarp), or register shuffles (shfl); and the block level
@@ -15,7 +15,9 @@
 __device__ reduce_t sumCommSingleWarpSync(reduce_t *shArr, reduce_kind kind)
 {
     int idx = threadIdx.x % warpSize; /* the lane index in the warp */
-    /* TODO(1): step 6's sumCommSingleWarp (five guarded steps with reduce_combine, offsets 16, 8, 4, 2, 1), with __syncwarp() before the first step, between the steps and before return shArr[0] */
+    /* TODO(1): step 6's sumCommSingleWarp (five guarded steps with reduce_combine, offsets 16, 8,
+       4, 2, 1), with __syncwarp() before the first step, between the steps and before return
+       shArr[0] */
     (void)idx;
     return shArr[0];
 }
@@ -25,7 +27,8 @@ __device__ reduce_t sumCommSingleWarpSync(reduce_t *shArr, reduce_kind kind)
  * and wait for each other). Lane 0 ends with the warp's result. */
 __device__ reduce_t warpReduceShfl(reduce_t val, reduce_kind kind)
 {
-    /* TODO(2): for offset = warpSize/2, halving while > 0: combine into val, with reduce_combine, the val of the lane offset above, read with __shfl_down_sync(0xffffffff, val, offset) */
+    /* TODO(2): for offset = warpSize/2, halving while > 0: combine into val, with reduce_combine,
+       the val of the lane offset above, read with __shfl_down_sync(0xffffffff, val, offset) */
     (void)kind;
     return val;
 }

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch10-reduction/step8-vector-loads/reduce.cu by `make exercises` (sum 458026929): fill in each TODO; `make hint` and `make diff STEP=ch10-reduction/step8-vector-loads` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch10-reduction/step8` gives graded hints. */
 /* reduce.cu - ch10 step 8: each thread's loop reads 16 bytes (four elements)
  * per load and keeps two loads in flight, so the reduction reads at the copy's
  * speed; the warp and block reductions are step 7's (warp_sync.cuh).
@@ -16,7 +16,9 @@ static __device__ __forceinline__ reduce_t vector_partial(const reduce_t *a, int
     const int64_t stride = (int64_t)blockDim.x * gridDim.x;
     const int64_t first = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     reduce_t sum = reduce_identity(kind);
-    /* TODO(1): the vector loop: for i = first, i < arraySize / 4, i += stride, load the int4 ((const int4 *)a)[i] and combine its four elements .x .y .z .w into sum with reduce_combine; then the tail: the elements from arraySize / 4 * 4 on, strided the same way, one at a time */
+    /* TODO(1): the vector loop: for i = first, i < arraySize / 4, i += stride, load the int4
+       ((const int4 *)a)[i] and combine its four elements .x .y .z .w into sum with reduce_combine;
+       then the tail: the elements from arraySize / 4 * 4 on, strided the same way, one at a time */
     return sum;
 }
 

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch12-merge/step1-co-rank/co_rank.cu by `make exercises` (sum 1308937101): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step1-co-rank` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch12-merge/step1` gives graded hints. */
 /* co_rank.cu - ch12 step 1: the chapter starts here: one thread per output
  * rank k computes its co-rank with Fig 12.5's co_rank (co_rank.h, with Fig
  * 12.2's merge_sequential); the driver checks every one.

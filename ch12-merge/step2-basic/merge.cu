@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch12-merge/step2-basic/merge.cu by `make exercises` (sum 1263387489): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step2-basic` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch12-merge/step2` gives graded hints. */
 /* merge.cu - ch12 step 2: the co-ranks of step 1 now split the merge itself:
  * each thread co-ranks the first output of its own slice and of the next
  * thread's, then merges its two input slices with merge_sequential.
@@ -13,7 +13,9 @@ __global__ void merge_basic_kernel(const int *A, int m, const int *B, int n, int
     const int tid = blockIdx.x * blockDim.x + threadIdx.x;
     const int64_t threads = (int64_t)blockDim.x * gridDim.x;
     const int elementsPerThread = (printed & MERGE_PRINTED_CEIL) ? (int)((m + n) / threads) : ceil_div(m + n, threads);
-    /* TODO(1): Fig 12.9: this thread's output slice is C[k_curr, k_next) with k_curr = tid*elementsPerThread (both clamped to m+n); co_rank gives i_curr and i_next, j = k - i; merge_sequential the two input slices into &C[k_curr] */
+    /* TODO(1): Fig 12.9: this thread's output slice is C[k_curr, k_next) with k_curr =
+       tid*elementsPerThread (both clamped to m+n); co_rank gives i_curr and i_next, j = k - i;
+       merge_sequential the two input slices into &C[k_curr] */
     (void)A, (void)B, (void)C, (void)elementsPerThread, (void)tid;
 }
 

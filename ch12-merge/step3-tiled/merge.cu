@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch12-merge/step3-tiled/merge.cu by `make exercises` (sum 3427336326): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step3-tiled` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch12-merge/step3` gives graded hints. */
 /* merge.cu - ch12 step 3: the threads' co-rank searches and irregular reads
  * move from global to shared memory: each block co-ranks its output span
  * once, then loads its inputs tile by tile into shared memory with coalesced
@@ -10,7 +10,9 @@
  * blockDim.x elements at a time: consecutive threads read consecutive elements (coalesced). */
 static __device__ __forceinline__ void load_tile(int *X_S, const int *X, int from, int left, int tile_size)
 {
-    /* TODO(1): Fig 12.12: the block copies X[from ...] into X_S, blockDim.x elements per pass, thread threadIdx.x taking element from + i + threadIdx.x in pass i; stay inside the tile (tile_size) and inside what is left of the block's input (left) */
+    /* TODO(1): Fig 12.12: the block copies X[from ...] into X_S, blockDim.x elements per pass,
+       thread threadIdx.x taking element from + i + threadIdx.x in pass i; stay inside the tile
+       (tile_size) and inside what is left of the block's input (left) */
 }
 
 /* Part 3 (Fig 12.13): each thread co-ranks its share of the tile's tile_out
@@ -18,7 +20,9 @@ static __device__ __forceinline__ void load_tile(int *X_S, const int *X, int fro
 static __device__ __forceinline__ void merge_tile(const int *A_S, int A_S_length, const int *B_S, int B_S_length,
                                                   int tile_out, int tile_size, int *C)
 {
-    /* TODO(2): Fig 12.13: this thread's outputs of the tile are [c_curr, c_next): tile_output_start (tiled.h) of threadIdx.x and of threadIdx.x + 1; co_rank each in A_S and B_S (A_S_length and B_S_length elements), then merge_sequential the two slices into C + c_curr */
+    /* TODO(2): Fig 12.13: this thread's outputs of the tile are [c_curr, c_next): tile_output_start
+       (tiled.h) of threadIdx.x and of threadIdx.x + 1; co_rank each in A_S and B_S (A_S_length and
+       B_S_length elements), then merge_sequential the two slices into C + c_curr */
 }
 
 /* The end of Fig 12.13's iteration, fixed: how many of A the tile's tile_out
@@ -26,7 +30,10 @@ static __device__ __forceinline__ void merge_tile(const int *A_S, int A_S_length
 static __device__ __forceinline__ int tile_A_consumed(const int *A_S, int A_S_length, const int *B_S, int B_S_length,
                                                       int tile_out)
 {
-    /* TODO(3): Fig 12.13, fixed: return how many of A the tile's tile_out outputs took: the co-rank of tile_out in the tile as it is loaded, A_S_length elements of A_S and B_S_length of B_S (the printed co_rank(tile_size, A_S, tile_size, B_S, tile_size) searches full tiles: see errata E12.4) */
+    /* TODO(3): Fig 12.13, fixed: return how many of A the tile's tile_out outputs took: the co-rank
+       of tile_out in the tile as it is loaded, A_S_length elements of A_S and B_S_length of B_S
+       (the printed co_rank(tile_size, A_S, tile_size, B_S, tile_size) searches full tiles: see
+       errata E12.4) */
     (void)A_S, (void)A_S_length, (void)B_S, (void)B_S_length, (void)tile_out;
     return 0;
 }

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch12-merge/step4-circular/merge.cu by `make exercises` (sum 3870364158): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step4-circular` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch12-merge/step4` gives graded hints. */
 /* merge.cu - ch12 step 4: step 3 reloads a whole tile each iteration although
  * only what the last one consumed is new; here A_S and B_S are circular
  * buffers and each iteration loads only as many elements as were consumed.
@@ -14,7 +14,10 @@
 static __device__ __forceinline__ void refill(int *X_S, const int *X, int X_curr, int X_length, int X_from,
                                               int X_S_start, int X_S_consumed, int tile_size)
 {
-    /* TODO(3): Fig 12.16: the block loads X_S_consumed new elements from X[X_curr + X_from + i + threadIdx.x], blockDim.x per pass, into the freed slots (X_S_start + (tile_size - X_S_consumed) + i + threadIdx.x) % tile_size; stay inside the block's input (X_length elements) */
+    /* TODO(3): Fig 12.16: the block loads X_S_consumed new elements from X[X_curr + X_from + i +
+       threadIdx.x], blockDim.x per pass, into the freed slots (X_S_start + (tile_size -
+       X_S_consumed) + i + threadIdx.x) % tile_size; stay inside the block's input (X_length
+       elements) */
 }
 
 /* Part 3 (Fig 12.18): step 3's merge_tile through the circular helpers. */
@@ -48,7 +51,10 @@ __global__ void merge_circular_buffer_kernel(const int *A, int m, const int *B, 
             A_loaded = A_consumed;
             B_loaded = B_consumed;
         }
-        /* TODO(4): Fig 12.16, fixed: refill A_S and B_S (refill), each from the first element of its span not yet LOADED, A_loaded and B_loaded (the printed A_consumed re-reads elements the buffer still holds: see errata E12.5); then a barrier, so the whole tile is in before anyone merges */
+        /* TODO(4): Fig 12.16, fixed: refill A_S and B_S (refill), each from the first element of
+           its span not yet LOADED, A_loaded and B_loaded (the printed A_consumed re-reads elements
+           the buffer still holds: see errata E12.5); then a barrier, so the whole tile is in before
+           anyone merges */
         /* what the buffers now hold of A's and B's spans: the last refills load less than they freed */
         A_loaded += min(A_S_consumed, s.A_length - A_loaded);
         /* a published fix bounds this by A_length, a slip (errata E12.6) */
@@ -58,7 +64,11 @@ __global__ void merge_circular_buffer_kernel(const int *A, int m, const int *B, 
         const int B_S_length = min(tile_size, s.B_length - B_consumed);
         merge_tile_circular(A_S, A_S_length, A_S_start, B_S, B_S_length, B_S_start, tile_out, tile_size,
                             C + s.C_curr + C_completed); /* Part 3 */
-        /* TODO(5): Fig 12.18: A_S_consumed is the co-rank of tile_out in the circular tile (A_S_length and B_S_length elements from A_S_start and B_S_start), B_S_consumed the rest of tile_out; A_consumed grows by A_S_consumed, C_completed by tile_out, B_consumed is C_completed - A_consumed; A_S_start and B_S_start advance past what was consumed, modulo tile_size */
+        /* TODO(5): Fig 12.18: A_S_consumed is the co-rank of tile_out in the circular tile
+           (A_S_length and B_S_length elements from A_S_start and B_S_start), B_S_consumed the rest
+           of tile_out; A_consumed grows by A_S_consumed, C_completed by tile_out, B_consumed is
+           C_completed - A_consumed; A_S_start and B_S_start advance past what was consumed, modulo
+           tile_size */
         __syncthreads(); /* all have merged before the next loads overwrite consumed slots */
     }
 }

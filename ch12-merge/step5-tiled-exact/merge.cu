@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch12-merge/step5-tiled-exact/merge.cu by `make exercises` (sum 3956375127): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step5-tiled-exact` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch12-merge/step5` gives graded hints. */
 /* merge.cu - ch12 step 5: step 3's tiles load tile_size elements of A and of
  * B but consume only tile_size of the 2*tile_size; here every tile boundary is
  * co-ranked on the global arrays first, so each tile loads exactly the elements
@@ -34,7 +34,9 @@ static __device__ __forceinline__ merge_span tile_span(int t, const int *A_tile,
  * then B[B_curr, +B_length), into AB_S (C_length elements) with coalesced reads. */
 static __device__ __forceinline__ void load_exact_tile(int *AB_S, const int *A, const int *B, const merge_span s)
 {
-    /* TODO(1): Section 12.6's exercise: AB_S[i] for i < s.C_length is the tile's i-th input: A[s.A_curr + i] while i < s.A_length, then B's part; thread threadIdx.x loads i = threadIdx.x, threadIdx.x + blockDim.x, ... (coalesced) */
+    /* TODO(1): Section 12.6's exercise: AB_S[i] for i < s.C_length is the tile's i-th input:
+       A[s.A_curr + i] while i < s.A_length, then B's part; thread threadIdx.x loads i =
+       threadIdx.x, threadIdx.x + blockDim.x, ... (coalesced) */
 }
 
 /* A thread's part of a tile: its outputs C_S[c, c + a_length + b_length) merge

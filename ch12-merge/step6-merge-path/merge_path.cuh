@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch12-merge/step6-merge-path/merge_path.cuh by `make exercises` (sum 2920206320): fill in each TODO; `make hint` and `make diff STEP=ch12-merge/step6-merge-path` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch12-merge/step6` gives graded hints. */
 /* merge_path.cuh - ch12 step 6 (beyond the book): the merge path inside one
  * tile, in registers; the device helpers of this step's merge (merge.cu) and
  * of chapter 13's merge sort at CUB's speed (ch13 step 8 includes this file,
@@ -93,7 +93,9 @@ static __device__ __forceinline__ int key_less(int b, int a, const int key_type)
 static __device__ __forceinline__ int merge_path_search(int diag, const int *A, int m, const int *B, int n,
                                                         const int key_type)
 {
-    /* TODO(1): the merge path: binary search for i in [max(0, diag - n), min(diag, m)], the number of A's among the first diag outputs: A[mid] is among them unless B's key beside it on the diagonal, B[diag - 1 - mid], is strictly less (key_less); return i */
+    /* TODO(1): the merge path: binary search for i in [max(0, diag - n), min(diag, m)], the number
+       of A's among the first diag outputs: A[mid] is among them unless B's key beside it on the
+       diagonal, B[diag - 1 - mid], is strictly less (key_less); return i */
     (void)A, (void)B, (void)n, (void)key_type;
     return diag < m ? diag : m;
 }
@@ -133,7 +135,9 @@ static __device__ __forceinline__ void load_tile(const int *A, const int *A_valu
 static __device__ __forceinline__ void merge_thread_items(const int *S, int a, int a_end, int b, int b_end,
                                                           int keys[MP_ITEMS], int from[MP_ITEMS], const int key_type)
 {
-    /* TODO(2): the register merge: exactly MP_ITEMS outputs, keys[i] and from[i] (its position in S), from the two fronts S[a] and S[b]: output i takes B's front when b < b_end and (a >= a_end or B's key is strictly less: key_less), else A's; ties take A first */
+    /* TODO(2): the register merge: exactly MP_ITEMS outputs, keys[i] and from[i] (its position in
+       S), from the two fronts S[a] and S[b]: output i takes B's front when b < b_end and (a >=
+       a_end or B's key is strictly less: key_less), else A's; ties take A first */
     (void)a_end, (void)b, (void)b_end, (void)key_type;
     for (int i = 0; i < MP_ITEMS; i++) {
         keys[i] = S[a + i];

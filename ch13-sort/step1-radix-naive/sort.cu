@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step1-radix-naive/sort.cu by `make exercises` (sum 542280782): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step1-radix-naive` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step1` gives graded hints. */
 /* sort.cu - ch13 step 1: the chapter's first sort, the naive parallel radix sort.
  * Figs 13.1-13.4 (section 13.3). One thread per key, one bit per iteration, 32
  * iterations. Each iteration is the kernel of Fig 13.4 cut at its exclusive
@@ -13,7 +13,8 @@ __global__ void radix_sort_bits(const unsigned int *input, unsigned int *bits, u
 {
     const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < N) {
-        /* TODO(1): radix_sort_bits(), Fig 13.4 lines 06-08: load key i (input[i]), extract its bit number iter (bit 0 the least significant) and store that bit, 0 or 1, in bits[i] */
+        /* TODO(1): radix_sort_bits(), Fig 13.4 lines 06-08: load key i (input[i]), extract its bit
+           number iter (bit 0 the least significant) and store that bit, 0 or 1, in bits[i] */
         bits[i] = 0;
     }
 }
@@ -23,7 +24,9 @@ __global__ void radix_sort_bits(const unsigned int *input, unsigned int *bits, u
 static __device__ __forceinline__ unsigned int destination(unsigned int i, unsigned int bit, unsigned int numOnesBefore,
                                                            unsigned int numOnesTotal, unsigned int N)
 {
-    /* TODO(2): destination(), Fig 13.4 lines 14-15 as section 13.3 derives them: a zero (bit 0) goes to i - ones before; a one goes after all the zeros, to N - ones in total + ones before */
+    /* TODO(2): destination(), Fig 13.4 lines 14-15 as section 13.3 derives them: a zero (bit 0)
+       goes to i - ones before; a one goes after all the zeros, to N - ones in total + ones
+       before */
     return i;
 }
 

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step2-radix-local/radix_split.cuh by `make exercises` (sum 1208550729): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step2-radix-local` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step2` gives graded hints. */
 /* radix_split.cuh - ch13 step 2's local 1-bit split (Fig 13.5, section 13.4),
  * in a header of its own: step 3 sorts each block's keys by an r-bit digit
  * with r of these splits, and includes it from here (not a copy). */
@@ -19,7 +19,10 @@ static __device__ __forceinline__ unsigned int radix_split_by_bit(unsigned int k
                                                                   unsigned int *s_values, unsigned int *warp_sums)
 {
     unsigned int numOnesTotal;
-    /* TODO(1): radix_split_by_bit(), section 13.4: scan the bits in the block (block_exclusive_scan: every thread calls it), then a zero goes to threadIdx.x - ones before, a one to (blockDim.x - ones in total) + ones before; store key and value there (s_keys[dst], s_values[dst]) and return the zeros in total */
+    /* TODO(1): radix_split_by_bit(), section 13.4: scan the bits in the block
+       (block_exclusive_scan: every thread calls it), then a zero goes to threadIdx.x - ones before,
+       a one to (blockDim.x - ones in total) + ones before; store key and value there (s_keys[dst],
+       s_values[dst]) and return the zeros in total */
     block_exclusive_scan(bit, &numOnesTotal, warp_sums);
     s_keys[threadIdx.x] = key;
     s_values[threadIdx.x] = value;

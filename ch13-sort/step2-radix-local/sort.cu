@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step2-radix-local/sort.cu by `make exercises` (sum 3199730333): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step2-radix-local` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step2` gives graded hints. */
 /* sort.cu - ch13 step 2: step 1's iteration with coalesced writes: each block
  * sorts its keys by the bit in shared memory first, then writes each of its
  * local buckets to consecutive addresses.
@@ -45,7 +45,10 @@ __global__ void radix_local_sort(const unsigned int *keys_in, const unsigned int
  * threadIdx.x of this block's sorted keys goes, its bit being `bit`. */
 static __device__ __forceinline__ unsigned int bucket_destination(const unsigned int *table, unsigned int bit)
 {
-    /* TODO(2): bucket_destination(), Fig 13.6: with b = blockIdx.x, the block's local zeros are table[b + 1] - table[b] (the scanned table); a key's rank in its local bucket is threadIdx.x minus where that bucket starts locally (0 for the zeros, the local zeros for the ones); return the bucket's global start table[bit * gridDim.x + b] plus that rank */
+    /* TODO(2): bucket_destination(), Fig 13.6: with b = blockIdx.x, the block's local zeros are
+       table[b + 1] - table[b] (the scanned table); a key's rank in its local bucket is threadIdx.x
+       minus where that bucket starts locally (0 for the zeros, the local zeros for the ones);
+       return the bucket's global start table[bit * gridDim.x + b] plus that rank */
     return blockIdx.x * blockDim.x + threadIdx.x;
 }
 

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step3-radix-multibit/sort.cu by `make exercises` (sum 3924934917): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step3-radix-multibit` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step3` gives graded hints. */
 /* sort.cu - ch13 step 3: step 2 with an r-bit digit per iteration instead of
  * one bit: 2^r local buckets per block and a table of 2^r rows.
  * Figs 13.7-13.9 (section 13.5). A block sorts its keys by the digit with r
@@ -18,7 +18,10 @@ static __device__ __forceinline__ void sort_by_digit(unsigned int *key, unsigned
                                                      unsigned int shift, unsigned int r, unsigned int *s_keys,
                                                      unsigned int *s_values, unsigned int *warp_sums)
 {
-    /* TODO(1): sort_by_digit(), section 13.5: r local 1-bit iterations, on bit shift + b for b = 0 .. r-1: each is step 2's radix_split_by_bit of this thread's *key and *value by that bit (a thread past the end, threadIdx.x >= valid, brings a one), then a barrier, then this thread takes the key and value now at threadIdx.x of s_keys and s_values into *key and *value */
+    /* TODO(1): sort_by_digit(), section 13.5: r local 1-bit iterations, on bit shift + b for b = 0
+       .. r-1: each is step 2's radix_split_by_bit of this thread's *key and *value by that bit (a
+       thread past the end, threadIdx.x >= valid, brings a one), then a barrier, then this thread
+       takes the key and value now at threadIdx.x of s_keys and s_values into *key and *value */
 }
 
 /* Fig 13.9: this block's column of the table: row d, at table[d * gridDim.x +
@@ -27,7 +30,10 @@ static __device__ __forceinline__ void sort_by_digit(unsigned int *key, unsigned
 static __device__ __forceinline__ void write_table_column(unsigned int *table, const unsigned int *s_start,
                                                           const unsigned int *s_end, unsigned int r)
 {
-    /* TODO(2): write_table_column(), Fig 13.9: for every digit d < 2^r (the block's threads share the rows: d = threadIdx.x, threadIdx.x + blockDim.x, ...), row d of this block's column, table[d * gridDim.x + blockIdx.x], is the size of digit d's run: where it ends (s_end[d]) minus where it starts (s_start[d]) */
+    /* TODO(2): write_table_column(), Fig 13.9: for every digit d < 2^r (the block's threads share
+       the rows: d = threadIdx.x, threadIdx.x + blockDim.x, ...), row d of this block's column,
+       table[d * gridDim.x + blockIdx.x], is the size of digit d's run: where it ends (s_end[d])
+       minus where it starts (s_start[d]) */
 }
 
 /* Figs 13.8-13.9: block b sorts its keys by the r-bit digit at `shift`,

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step4-radix-coarsened/sort.cu by `make exercises` (sum 1634150249): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step4-radix-coarsened` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step4` gives graded hints. */
 /* sort.cu - ch13 step 4: step 3 with each thread owning `coarsen` keys
  * (thread coarsening), so a block sorts a tile of blockDim.x * coarsen keys.
  * Fig 13.10 (section 13.6). Longer tiles make longer local buckets (more of
@@ -58,7 +58,12 @@ static __device__ __forceinline__ void split_tile_by_bit(const unsigned int *key
                                                          unsigned int valid, unsigned int tile, unsigned int bit_at,
                                                          unsigned int coarsen, int has_values)
 {
-    /* TODO(1): split_tile_by_bit(), section 13.6: count the ones (bit bit_at) among this thread's keys key[j], j < coarsen, at tile positions first + j (a position >= valid counts as a one), block_exclusive_scan the counts (every thread calls it), then walk the keys in order: a zero goes to its tile position - ones before, a one to zeros in total (tile - ones in total) + ones before, adding each bit to ones before as you go; store key[j] at s_keys[PAD(dst)] (and, with has_values, value[j] at s_values[PAD(dst)]) */
+    /* TODO(1): split_tile_by_bit(), section 13.6: count the ones (bit bit_at) among this thread's
+       keys key[j], j < coarsen, at tile positions first + j (a position >= valid counts as a one),
+       block_exclusive_scan the counts (every thread calls it), then walk the keys in order: a zero
+       goes to its tile position - ones before, a one to zeros in total (tile - ones in total) +
+       ones before, adding each bit to ones before as you go; store key[j] at s_keys[PAD(dst)] (and,
+       with has_values, value[j] at s_values[PAD(dst)]) */
 }
 
 /* After a split: this thread's keys are again the ones at its positions. */
@@ -167,7 +172,12 @@ static __device__ __forceinline__ void scatter_tile(const unsigned int *s_tile, 
                                                     unsigned int N, unsigned int base, unsigned int valid,
                                                     unsigned int shift, unsigned int r, unsigned int coarsen)
 {
-    /* TODO(2): scatter_tile(), Fig 13.10: for each of this thread's keys x = j * blockDim.x + threadIdx.x of the tile (j < coarsen, x < valid), d its digit (sort_digit(s_tile[x], shift, r)), write s_tile[x] to keys_out at the global start of its bucket (s_global[d]) plus its rank in the local bucket (x - s_start[d]), and, when values_local is not NULL, values_local[base + x] to values_out there; N is the number of keys: skip a destination >= N (never after a right local sort; a wrong one then fails the check instead of faulting) */
+    /* TODO(2): scatter_tile(), Fig 13.10: for each of this thread's keys x = j * blockDim.x +
+       threadIdx.x of the tile (j < coarsen, x < valid), d its digit (sort_digit(s_tile[x], shift,
+       r)), write s_tile[x] to keys_out at the global start of its bucket (s_global[d]) plus its
+       rank in the local bucket (x - s_start[d]), and, when values_local is not NULL,
+       values_local[base + x] to values_out there; N is the number of keys: skip a destination >= N
+       (never after a right local sort; a wrong one then fails the check instead of faulting) */
 }
 
 /* Fig 13.10, after the table's scan: the block's locally sorted tile goes to its buckets' places. */

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step5-merge-sort/sort.cu by `make exercises` (sum 3313660235): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step5-merge-sort` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step5` gives graded hints. */
 /* sort.cu - ch13 step 5: a comparison sort instead of radix sort: sorted tiles,
  * then merge passes that double the sorted runs (parallel merge sort).
  * Fig 13.11 (section 13.7), with Figs 12.2, 12.5 and 12.9. Blocks sort tiles
@@ -122,7 +122,13 @@ static __device__ __forceinline__ void merge_round(const int *k_src, const unsig
     const int k0 = threadIdx.x * coarsen; /* this thread's first output */
     if (k0 >= valid)
         return;
-    /* TODO(1): merge_round(), Fig 13.11 inside a block: this thread's outputs [k0, k0 + coarsen) lie in the pair of runs that starts at pair = (k0 / (2 * width)) * (2 * width) of the tile's valid keys; A is its first run (width keys, fewer at the tile's end), B the rest of the pair (at most width keys, maybe none); merge_range makes outputs [k, k_end) of merging A and B into the pair's place, counted from the pair's start: give it A and B in k_src, the pair's place in k_dst, their values' places in v_src and v_dst when has_values (all three value pointers NULL otherwise), and this thread's outputs, k_end at most the pair's size */
+    /* TODO(1): merge_round(), Fig 13.11 inside a block: this thread's outputs [k0, k0 + coarsen)
+       lie in the pair of runs that starts at pair = (k0 / (2 * width)) * (2 * width) of the tile's
+       valid keys; A is its first run (width keys, fewer at the tile's end), B the rest of the pair
+       (at most width keys, maybe none); merge_range makes outputs [k, k_end) of merging A and B
+       into the pair's place, counted from the pair's start: give it A and B in k_src, the pair's
+       place in k_dst, their values' places in v_src and v_dst when has_values (all three value
+       pointers NULL otherwise), and this thread's outputs, k_end at most the pair's size */
     for (int x = k0; x < min(k0 + coarsen, valid); x++) {
         k_dst[x] = k_src[x];
         if (has_values)
@@ -186,7 +192,8 @@ __global__ void merge_partition(const int *keys, int n, int width, int chunk, in
     const int c = blockIdx.x * blockDim.x + threadIdx.x;
     if (c < chunks) {
         const merge_chunk g = chunk_of(c, chunk, n, width);
-        /* TODO(2): merge_partition(), Fig 12.5: splits[c] = the co-rank of the chunk's first output g.k in the merge of A = keys + g.pair (g.m keys) and B = A + g.m (g.n_b keys) */
+        /* TODO(2): merge_partition(), Fig 12.5: splits[c] = the co-rank of the chunk's first output
+           g.k in the merge of A = keys + g.pair (g.m keys) and B = A + g.m (g.n_b keys) */
         splits[c] = min(g.k, g.m);
     }
 }

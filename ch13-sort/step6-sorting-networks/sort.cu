@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step6-sorting-networks/sort.cu by `make exercises` (sum 3560165140): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step6-sorting-networks` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step6` gives graded hints. */
 /* sort.cu - ch13 step 6: fixed patterns of compare-and-swap instead of
  * data-dependent addresses (sorting networks).
  * Section 13.8 (no figure). --variant odd-even: odd-even transposition sort,
@@ -22,7 +22,9 @@
  * greater keeps equal keys in order: the sort is stable. */
 static __device__ __forceinline__ int compare_and_swap(unsigned int *s_keys, unsigned int *s_values, int k)
 {
-    /* TODO(1): compare_and_swap(), section 13.8: if the key at k + 1 (s_keys[k + 1]) is strictly smaller than the key at k, swap the two keys and their values (s_values) and return 1; else return 0 */
+    /* TODO(1): compare_and_swap(), section 13.8: if the key at k + 1 (s_keys[k + 1]) is strictly
+       smaller than the key at k, swap the two keys and their values (s_values) and return 1; else
+       return 0 */
     return 0;
 }
 
@@ -71,7 +73,9 @@ static __device__ __forceinline__ int after(unsigned int key_a, unsigned int idx
 static __device__ __forceinline__ void bitonic_step(unsigned int *K, unsigned int *I, unsigned int x, unsigned int y,
                                                     unsigned int global_x, unsigned int size)
 {
-    /* TODO(2): bitonic_step(), section 13.8: the run is ascending when (global_x & size) == 0, else descending; swap K[x], K[y] (and I[x], I[y]) when the pair is in the wrong order for that direction, comparing (key, index) pairs with after() */
+    /* TODO(2): bitonic_step(), section 13.8: the run is ascending when (global_x & size) == 0, else
+       descending; swap K[x], K[y] (and I[x], I[y]) when the pair is in the wrong order for that
+       direction, comparing (key, index) pairs with after() */
 }
 
 /* The lower index of compare pair q at distance stride: q with a 0 bit inserted at stride. */

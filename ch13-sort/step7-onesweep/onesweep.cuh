@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step7-onesweep/onesweep.cuh by `make exercises` (sum 236164139): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step7-onesweep` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step7` gives graded hints. */
 /* onesweep.cuh - ch13 step 7 (beyond the book): step 4's three launches per
  * digit (local sort, table scan, scatter) become one, because each block finds
  * where its digit runs go by looking back at the blocks before it while it
@@ -321,7 +321,11 @@ static __device__ __forceinline__ void onesweep_rank_tile(const unsigned int *ke
                                                           unsigned int shift, unsigned int *s_next)
 {
     const unsigned int lane = threadIdx.x % 32, lanes_before = (1u << lane) - 1;
-    /* TODO(1): onesweep_rank_tile(), the paper's warp-level multisplit: for each u, rank[u] = the place of key[u] in the tile sorted by digit: find the peers (onesweep_peers_of(digit): the lanes whose key[u] has this digit), let one of them (the last: 31 - __clz(peers)) take __popc(peers) places from s_next[digit] with one atomicAdd, share the first place with __shfl_sync, and rank this key after the peers in lanes before this one */
+    /* TODO(1): onesweep_rank_tile(), the paper's warp-level multisplit: for each u, rank[u] = the
+       place of key[u] in the tile sorted by digit: find the peers (onesweep_peers_of(digit): the
+       lanes whose key[u] has this digit), let one of them (the last: 31 - __clz(peers)) take
+       __popc(peers) places from s_next[digit] with one atomicAdd, share the first place with
+       __shfl_sync, and rank this key after the peers in lanes before this one */
     for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
         rank[u] = 0;
 }
@@ -344,7 +348,13 @@ static __device__ __forceinline__ void onesweep_read_window(const unsigned int *
 static __device__ __forceinline__ unsigned int onesweep_look_back(unsigned int *status, unsigned int tile,
                                                                   unsigned int d, unsigned int count)
 {
-    /* TODO(2): onesweep_look_back(), the decoupled look-back: walk back from j = tile - 1, a window at a time (onesweep_read_window(status, j, d, word): word[k] is tile j - k's status word), adding each word's count (onesweep_count_of) to before, in order, until a word is ONESWEEP_STATUS_INCLUSIVE; at a word still 0 (not ready) stop the round: drop it and the rest of the window and read the window again from that tile. Then publish this tile's inclusive prefix, onesweep_publish(status, tile, d, ONESWEEP_STATUS_INCLUSIVE | (before + count)), and return before */
+    /* TODO(2): onesweep_look_back(), the decoupled look-back: walk back from j = tile - 1, a window
+       at a time (onesweep_read_window(status, j, d, word): word[k] is tile j - k's status word),
+       adding each word's count (onesweep_count_of) to before, in order, until a word is
+       ONESWEEP_STATUS_INCLUSIVE; at a word still 0 (not ready) stop the round: drop it and the rest
+       of the window and read the window again from that tile. Then publish this tile's inclusive
+       prefix, onesweep_publish(status, tile, d, ONESWEEP_STATUS_INCLUSIVE | (before + count)), and
+       return before */
     onesweep_publish(status, tile, d, ONESWEEP_STATUS_INCLUSIVE | count);
     return 0;
 }
@@ -358,7 +368,11 @@ static __device__ __forceinline__ void onesweep_scatter_tile(const unsigned int 
                                                              unsigned int *keys_out, unsigned int *values_out,
                                                              const int has_values)
 {
-    /* TODO(3): onesweep_scatter_tile(): for each of this thread's keys i = u * ONESWEEP_THREADS + threadIdx.x of the sorted tile (i < valid), write it (and, with has_values, s_values[i]) to keys_out[s_offset[its digit] + i] (values_out likewise); n is the number of keys: skip a place >= n (never after a right look-back; a wrong one then fails the check instead of faulting) */
+    /* TODO(3): onesweep_scatter_tile(): for each of this thread's keys i = u * ONESWEEP_THREADS +
+       threadIdx.x of the sorted tile (i < valid), write it (and, with has_values, s_values[i]) to
+       keys_out[s_offset[its digit] + i] (values_out likewise); n is the number of keys: skip a
+       place >= n (never after a right look-back; a wrong one then fails the check instead of
+       faulting) */
 }
 
 /* Every pass skipped (all keys equal, or n == 1) and the output elsewhere:

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step8-merge-sort-path/sort.cu by `make exercises` (sum 902693327): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step8-merge-sort-path` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step8` gives graded hints. */
 /* sort.cu - ch13 step 8 (beyond the book): step 5's merge sort, with each
  * block sorting its tile in registers and every merge done by chapter 12
  * step 6's merge path: the merge sort at CUB's speed.
@@ -49,7 +49,11 @@ static __device__ __forceinline__ void load_thread_items(const int *S, const int
 /* A thread's MP_ITEMS keys (and values) sorted in registers, stably. */
 static __device__ __forceinline__ void sort_thread_items(int keys[MP_ITEMS], int values[MP_ITEMS], const int has_values)
 {
-    /* TODO(1): sort_thread_items(), a stable sort of the thread's MP_ITEMS keys in registers: odd-even transposition (section 13.8, this chapter's step 6): MP_ITEMS rounds; round r compare-exchanges the neighbours (j, j + 1) for j = r % 2, r % 2 + 2, ... < MP_ITEMS - 1, keys comparing as unsigned (key_less(b, a, MP_UINT): b's key strictly below a's), and, with has_values, each value moving with its key */
+    /* TODO(1): sort_thread_items(), a stable sort of the thread's MP_ITEMS keys in registers:
+       odd-even transposition (section 13.8, this chapter's step 6): MP_ITEMS rounds; round r
+       compare-exchanges the neighbours (j, j + 1) for j = r % 2, r % 2 + 2, ... < MP_ITEMS - 1,
+       keys comparing as unsigned (key_less(b, a, MP_UINT): b's key strictly below a's), and, with
+       has_values, each value moving with its key */
     (void)keys, (void)values, (void)has_values;
 }
 
@@ -59,7 +63,13 @@ static __device__ __forceinline__ void merge_round(int keys[MP_ITEMS], int value
                                                    int valid, const int has_values)
 {
     stage_thread_items(keys, values, S, S_v, has_values); /* the runs, in S, in order */
-    /* TODO(2): merge_round()'s merge: this thread's pair of runs starts at thread first = threadIdx.x & ~(2 * run - 1); A = S[a_begin, a_end) is its first run (run * MP_ITEMS keys from first * MP_ITEMS), B = S[a_end, b_end) the next, each end clamped to valid; the thread's outputs start diag = (threadIdx.x - first) * MP_ITEMS into the pair's merge (clamped to its size): find how many come from A with merge_path_search, make the MP_ITEMS outputs into keys[] with merge_thread_items (MP_UINT keys, A the earlier run), then, with has_values, values[i] = S_v[from[i]] */
+    /* TODO(2): merge_round()'s merge: this thread's pair of runs starts at thread first =
+       threadIdx.x & ~(2 * run - 1); A = S[a_begin, a_end) is its first run (run * MP_ITEMS keys
+       from first * MP_ITEMS), B = S[a_end, b_end) the next, each end clamped to valid; the thread's
+       outputs start diag = (threadIdx.x - first) * MP_ITEMS into the pair's merge (clamped to its
+       size): find how many come from A with merge_path_search, make the MP_ITEMS outputs into
+       keys[] with merge_thread_items (MP_UINT keys, A the earlier run), then, with has_values,
+       values[i] = S_v[from[i]] */
     (void)run, (void)valid;
 }
 

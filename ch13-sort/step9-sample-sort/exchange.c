@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step9-sample-sort/exchange.c by `make exercises` (sum 3580692609): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step9` gives graded hints. */
 /* exchange.c - ch13 step 9's exchange, host side: what each rank sends and
  * receives in each round (exchange_messages), the check that every pair of
  * ranks agrees on it before anything is sent (ss_exchange_agree), and the two
@@ -30,7 +30,9 @@ void exchange_messages(const ss_plan *plan, const ss_layout *L, int r, int j, ss
 {
     const int G = plan->G, K = plan->K, F = plan->F;
     m->nsend = m->nrecv = 0;
-    /* TODO(4): exchange_messages(), the round's messages: for every rank p (r itself included), send p its bucket (p, j) of this rank's share, and receive rank p's piece of this rank's chunk j; skip a message of 0 keys */
+    /* TODO(4): exchange_messages(), the round's messages: for every rank p (r itself included),
+       send p its bucket (p, j) of this rank's share, and receive rank p's piece of this rank's
+       chunk j; skip a message of 0 keys */
     (void)G, (void)K, (void)F, (void)L, (void)r, (void)j;
 }
 

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step9-sample-sort/gen.h by `make exercises` (sum 4236801162): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step9` gives graded hints. */
 /* gen.h - the sample sort's inputs: key number `pos` of N drawn from a
  * distribution, as a pure function of (distribution, seed, pos, N), so each
  * GPU makes its own share in place (2^33 keys never pass through one host),

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step9-sample-sort/partition.cuh by `make exercises` (sum 3576016438): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step9` gives graded hints. */
 /* partition.cuh - ch13 step 9's partition kernels: the sample, the count of
  * each block's keys per sub-bucket, its scan, and the stable scatter of the
  * share sub-bucket by sub-bucket (a multi-way split, as Fig 13.6's). Each
@@ -124,7 +124,8 @@ static __device__ __forceinline__ void find_sub_buckets(const unsigned int *key,
 /* The tile's items added to the block's count of their sub-bucket (s_hist). */
 static __device__ __forceinline__ void count_tile(const int *sub, int BF, unsigned int *s_hist)
 {
-    /* TODO(1): count_tile(), the counts: add each of the thread's SS_ITEMS items to s_hist[its sub-bucket] in shared memory (sub-bucket BF: a missing item, not counted) */
+    /* TODO(1): count_tile(), the counts: add each of the thread's SS_ITEMS items to s_hist[its
+       sub-bucket] in shared memory (sub-bucket BF: a missing item, not counted) */
 }
 
 /* count_buckets: block b counts its chunk's keys per sub-bucket; the table is
@@ -191,7 +192,10 @@ static __device__ __forceinline__ void rank_in_warp(int *tag, int BF, unsigned i
 #pragma unroll
     for (int j = 0; j < SS_ITEMS; j++) {
         const int x = tag[j];
-        /* TODO(2): rank_in_warp(), the stable split: item j of this lane gets rank = the warp's items of sub-bucket x before it (warp_counts[x], from items 0 .. j-1) + the lanes below this one with the same x at item j; then the warp's count of x grows by its lanes with x, and tag[j] = x << 16 | rank; x == BF is a missing item: no count */
+        /* TODO(2): rank_in_warp(), the stable split: item j of this lane gets rank = the warp's
+           items of sub-bucket x before it (warp_counts[x], from items 0 .. j-1) + the lanes below
+           this one with the same x at item j; then the warp's count of x grows by its lanes with x,
+           and tag[j] = x << 16 | rank; x == BF is a missing item: no count */
         tag[j] = x << 16;
     }
 }

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step9-sample-sort/plan.c by `make exercises` (sum 2220368476): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step9` gives graded hints. */
 /* plan.c - the sample sort's partition plan (plan.h): sample positions,
  * splitters, and each rank's layout of the exchange. Plain C, no GPU. */
 #include "plan.h"
@@ -129,7 +129,9 @@ void plan_choose_splitters(ss_plan *p, const unsigned int *gathered)
         }
     }
     sort_ref(key, item, m); /* stable: the items in (key, position) order */
-    /* TODO(5): plan_choose_splitters(), the splitters: walk the sorted items adding up their weights; splitter t - 1 (t = 1 .. B - 1) is the first item whose weight, counted to its middle, reaches boundary_target(p, t) */
+    /* TODO(5): plan_choose_splitters(), the splitters: walk the sorted items adding up their
+       weights; splitter t - 1 (t = 1 .. B - 1) is the first item whose weight, counted to its
+       middle, reaches boundary_target(p, t) */
     free(pos), free(item_pos), free(item_w), free(key), free(item);
     set_radix_cuts(p);
 }

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step9-sample-sort/plan.h by `make exercises` (sum 2391278527): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step9` gives graded hints. */
 /* plan.h - the sample sort's partition plan: which keys go where. Host C,
  * computed the same way on every rank from the same gathered data, and
  * tested on the CPU for 1 to 64 simulated ranks
@@ -54,7 +54,8 @@ static inline __host__ __device__ int64_t plan_share_start(int64_t N, int G, int
 static inline __host__ __device__ int plan_bucket_of(unsigned int key, uint64_t pos, const unsigned int *split_key,
                                                      const uint64_t *split_pos, int nsplit)
 {
-    /* TODO(3): plan_bucket_of(), the cut: binary search for how many of the nsplit splitters are <= the item (key, pos); items compare by key, then by position */
+    /* TODO(3): plan_bucket_of(), the cut: binary search for how many of the nsplit splitters are <=
+       the item (key, pos); items compare by key, then by position */
     (void)key, (void)pos, (void)split_key, (void)split_pos, (void)nsplit;
     return 0;
 }

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step9-sample-sort/reference.c by `make exercises` (sum 3768211069): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step9` gives graded hints. */
 /* reference.c - the sample sort against the CPU, element by element
  * (ss_check_reference, sample_sort.h): each owned rank's run is downloaded
  * and compared with what the CPU makes of the same input (gen.h makes it

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step9-sample-sort/sample_sort.cu by `make exercises` (sum 4090488026): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step9` gives graded hints. */
 /* sample_sort.cu - ch13 step 9: the sort leaves one GPU: the keys, spread
  * over G GPUs, are split at sampled splitters and by their top bits,
  * exchanged over NCCL, and each GPU sorts what it received on the bits left
@@ -56,7 +56,10 @@ static ss_cuts cuts_of(const ss_rank *r, const ss_plan *plan)
 static void gather_sample(ss_rank *R, int nlocal, const ss_config *c, unsigned int *host_sample)
 {
     void **slots = (void **)lab_xmalloc(sizeof(void *) * (size_t)nlocal);
-    /* TODO(6): gather_sample(), the sample: each owned rank launches take_sample_kernel on its comm_stream, writing its S keys into its own slot of sample_d (slot r starts at sample_d + r * S); then ss_all_gather gives every rank every slot (slots[i] = R[i].sample_d, S keys of 4 bytes a slot) */
+    /* TODO(6): gather_sample(), the sample: each owned rank launches take_sample_kernel on its
+       comm_stream, writing its S keys into its own slot of sample_d (slot r starts at sample_d + r
+       * S); then ss_all_gather gives every rank every slot (slots[i] = R[i].sample_d, S keys of 4
+       bytes a slot) */
     for (int i = 0; i < nlocal; i++) slots[i] = R[i].sample_d;
     free(slots);
     CUDA_CHECK(cudaSetDevice(R[0].device));
@@ -227,7 +230,10 @@ static const char *sort_chunks(ss_rank *R, int nlocal, const ss_config *c, const
         const ss_layout *L = r->layout;
         CUDA_CHECK(cudaSetDevice(r->device));
         for (int j = 0; j < c->K; j++) {
-            /* TODO(7): sort_chunks(), the pipeline: make the sort stream wait for round wait_round[j] (its event ev_round: the chunk's keys are in, and its place in part holds nothing still to send), record ev_sort_begin[j], then sort_chunk(r, c, plan, j); return what it says when it is not NULL */
+            /* TODO(7): sort_chunks(), the pipeline: make the sort stream wait for round
+               wait_round[j] (its event ev_round: the chunk's keys are in, and its place in part
+               holds nothing still to send), record ev_sort_begin[j], then sort_chunk(r, c, plan,
+               j); return what it says when it is not NULL */
             CUDA_CHECK(cudaEventRecord(r->ev_sort_begin[j], r->sort_stream));
             CUDA_CHECK(cudaEventRecord(r->ev_sort_done[j], r->sort_stream));
         }

@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step9-sample-sort/sample_sort.h by `make exercises` (sum 1506337289): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step9` gives graded hints. */
 /* sample_sort.h - the multi-GPU sample sort's interface: its configuration,
  * the ranks a process drives, the phases' entry point, the exchange and its
  * links, the checks that scale, and the step's descriptor. One code serves

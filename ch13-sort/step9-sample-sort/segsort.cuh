@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step9-sample-sort/segsort.cuh by `make exercises` (sum 2316636659): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step9` gives graded hints. */
 /* segsort.cuh - ch13 step 9's local sort of a chunk: step 7's single-pass
  * radix sort, run over the chunk's sub-buckets as segments, on the chunk's
  * low `bits` bits only. The keys of a sub-bucket agree on every bit above

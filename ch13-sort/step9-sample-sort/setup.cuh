@@ -1,4 +1,4 @@
-/* Exercise made from solutions/ch13-sort/step9-sample-sort/setup.cuh by `make exercises` (sum 960432860): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step9` gives graded hints. */
 /* setup.cuh - ch13 step 9's rank set-up and teardown: the buffers of a
  * rank on its GPU (sized once per run, nothing allocated during a sort), its
  * streams and events, and a fresh input made in place. Included by

@@ -1,7 +1,7 @@
-/* Exercise made from solutions/ch13-sort/step9-sample-sort/verify.cuh by `make exercises` (sum 2815574438): fill in each TODO; `make hint` and `make diff STEP=ch13-sort/step9-sample-sort` help. */
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step9` gives graded hints. */
 /* verify.cuh - the sample sort's checks that scale (sample_sort.h, ss_check):
  * each rank checks its own run on its GPU in one pass, and a few numbers per
- * rank go through NCCL, so 2^33 keys are checked without a host ever holding
+ * rank go over the ranks' link (NCCL, or copies), so 2^33 keys are checked without a host ever holding
  * them: each run sorted (and stable: values are input positions), every item
  * inside its rank's splitters, the runs in order across ranks, and the count
  * and an order-independent hash of the keys and of the pairs kept. Included
@@ -131,7 +131,7 @@ ss_hash ss_hash_input(ss_rank *R, const ss_config *c)
     }
     CUDA_CHECK(cudaMemcpyAsync(h, R->check_d, sizeof h, cudaMemcpyDeviceToHost, R->comm_stream));
     CUDA_CHECK(cudaStreamSynchronize(R->comm_stream));
-    ss_hash out = {h[0], h[1], h[2]};
+    ss_hash out = {.keys = h[0], .pairs = h[1], .count = h[2]};
     return out;
 }
 
@@ -170,9 +170,9 @@ static int report_run(const ss_rank *r, const ss_config *c, const ss_plan *plan,
     static const struct {
         int count, first;
         const char *what;
-    } kinds[] = {{CK_INVERSIONS, CK_FIRST_INVERSION, "keys out of order"},
-                 {CK_UNSTABLE, CK_FIRST_UNSTABLE, "equal keys out of input order (not stable)"},
-                 {CK_OUTSIDE, CK_FIRST_OUTSIDE, "keys outside its splitters"}};
+    } kinds[] = {{.count = CK_INVERSIONS, .first = CK_FIRST_INVERSION, .what = "keys out of order"},
+                 {.count = CK_UNSTABLE, .first = CK_FIRST_UNSTABLE, .what = "equal keys out of input order (not stable)"},
+                 {.count = CK_OUTSIDE, .first = CK_FIRST_OUTSIDE, .what = "keys outside its splitters"}};
     for (int k = 0; k < 3; k++)
         if (h[kinds[k].count])
             fails++, printf("  FAIL GPU %d: %llu %s, the first at index %llu%s\n", r->rank,

@@ -11,7 +11,11 @@
 #   make grade without a GPU: steps filled with the solution score 0 "not run: no GPU"; valid
 #     results.json (Gradescope's fields), JUnit XML and TAP; a step that does not compile scores 0
 #     with the compiler's first error; a student's broken common/ and tests/ change nothing; a
-#     step that calls exit() is not accepted; a grade run in a handout (the student's preview).
+#     step that calls exit() is not accepted; a grade run in a handout (the student's preview)
+#     gives an untouched step the verdict the instructors' tree gives it (the last step, whose
+#     solution's own calls the grader must allow from the handout's list).
+#   the handout's README, HINTS and make help never point at solutions/ or make diff; a file whose
+#     first line was removed counts as started, and make test checks that step.
 # CUDA_ARCH (default 90) is the one architecture built. KEEP=1 keeps the scratch folder.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
@@ -75,6 +79,13 @@ check "make test in a fresh handout: nothing started, a pass (exit $rc)" [ "$rc"
 has 'not started a step' "$tmp/h-test.log" || bad "  ... and says no step is started (got: $(tail -n 1 "$tmp/h-test.log"))"
 make --no-print-directory -C "$h" check STEP="$first" >"$tmp/h-check.log" 2>&1; rc=$?
 check "make check of an untouched step in the handout is not a pass (exit $rc)" [ "$rc" != 0 ]
+hits=$(cd "$h" && { grep -lE 'solutions/|make diff' README.md ch*/step*/HINTS; make --no-print-directory help 2>&1 | grep -cE 'solutions/|make diff' | grep -v '^0$'; } 2>/dev/null | head -n 3 | tr '\n' ' ')
+check "the handout's README, HINTS and make help never point at solutions/ or make diff${hits:+ (they do: $hits)}" [ -z "$hits" ]
+p0=$tmp/started; copy_handout "$p0"; [ -d .deps ] && ln -s "$top/.deps" "$p0/.deps"
+f0=$(cd "$p0/$first" && ls *.cu | head -n1); sed -i 1d "$p0/$first/$f0"
+make --no-print-directory -C "$p0" test >"$tmp/h-started.log" 2>&1; rc=$?
+check "a handout step whose file lost its first line is started: make test checks it and does not pass (exit $rc)" \
+    eval '[ "$rc" != 0 ] && grep -q "^make test: 1 steps you have started" "$tmp/h-started.log"'
 for t in diff solution exercises handout; do
     make --no-print-directory -C "$h" $t STEP="$first" >"$tmp/h-$t.log" 2>&1; rc=$?
     check "make $t in the handout says it has no solutions (exit $rc)" [ "$rc" != 0 -a -n "$(grep -l 'student handout' "$tmp/h-$t.log")" ]
@@ -173,6 +184,12 @@ make --no-print-directory grade STEP=nosuch/step1 GRADE_OUT="$tmp/g4" >"$tmp/gra
 check "make grade STEP=a name that is no step: refused with the reason (exit $rc)" [ "$rc" != 0 -a -n "$(grep -l 'names no exercise step' "$tmp/grade4.log")" ]
 make --no-print-directory -C "$h" grade STEP="$first" >"$tmp/grade5.log" 2>&1; rc=$?
 check "make grade in a handout grades the student's own steps in place (exit $rc)" [ "$rc" = 0 -a -f "$h/grade/results.json" ]
+last=${ex_steps[${#ex_steps[@]} - 1]}
+make --no-print-directory -C "$h" grade STEP="$last" GRADE_OUT="$tmp/g6h" >"$tmp/grade6h.log" 2>&1
+make --no-print-directory grade STEP="$last" GRADE_OUT="$tmp/g6i" >"$tmp/grade6i.log" 2>&1
+lh=$(grep "^$last " "$tmp/g6h/table.txt" 2>/dev/null) li=$(grep "^$last " "$tmp/g6i/table.txt" 2>/dev/null)
+check "untouched $last: the handout's make grade gives the instructors' tree's verdict" [ -n "$lh" -a "$lh" = "$li" ]
+[ "$lh" = "$li" ] || printf '      handout:     %s\n      instructors: %s\n' "$lh" "$li"
 
 echo
 echo "classroom tests: $npass passed, $nfail failed ($(($(date +%s) - t0)) s)"

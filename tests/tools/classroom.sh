@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # classroom.sh test STEP...: `make test` in a student handout (tests/tools/classroom.mk, handout-test).
-# Every step you have started (a file of it differs from the exercise as handed out) is built and
+# Every step you have started (a file of it differs from the exercise as handed out, or is gone:
+# tests/tools/exercises.sh state, the test `make status` uses too) is built and
 # checked as `make check` does (tests/tools/run-suites.sh check, whose result `make status` shows);
 # a step you have not started is listed as such and costs nothing, so open TODOs never fail the run.
 # The lab's own CPU suite runs too. Then the `make status` table.
@@ -11,12 +12,10 @@ mode=${1:-}; shift || true
 [ "$mode" = test ] || { echo "classroom.sh test STEP..." >&2; exit 2; }
 unset MAKEFLAGS MFLAGS MAKELEVEL
 mk() { make --no-print-directory ${LAB_ARCH:+CUDA_ARCH="$LAB_ARCH"} "$@"; }
-# started: `make status` says "edited" (a kernel file differs from the checksum in its header)
 started=() fresh=()
-while read -r step state; do
-    case " $* " in *" $step "*) ;; *) continue ;; esac
+while IFS=$'\t' read -r step state _; do
     if [ "$state" = untouched ]; then fresh+=("$step"); else started+=("$step"); fi
-done < <(bash tests/tools/status.sh "$@" | awk 'NR > 1 && NF >= 2 { print $1, $2 }')
+done < <(bash tests/tools/exercises.sh state "$@")
 echo "make test: ${#started[@]} steps you have started are checked; ${#fresh[@]} not started are left alone."
 worst=0
 verdict() { [ "$1" = 1 ] && worst=1; [ "$1" = 3 ] && [ "$worst" = 0 ] && worst=3; }

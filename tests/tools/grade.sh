@@ -25,8 +25,66 @@
 # a file missing from the submission, a forbidden call, the compiler's first error, the suite
 # timing out or crashing, the first failing test, or "not run: no GPU" when GPU tests skipped.
 # Exit status: 0 when the grade ran (whatever the scores), 2 when it could not.
+#   grade.sh --allowed SOLUTION_STEP...  prints "STEP<TAB>WHAT" for each forbidden call or
+#                  directive the solution itself makes (so a step's own use is allowed): make
+#                  handout writes them to tests/grade/allowed.txt, which a handout grades with.
 set -uo pipefail
 export LC_ALL=C
+# Calls and directives a step's kernel file never needs, that could end a test early (a test that
+# exits with status 0 passes), disable its checks or reach the reference: FILE:LINE: WHAT per hit.
+forbidden_scan() {
+    awk '
+    function strip(line,   out, i, n, c, c2, q) {   # comments and string/char literals out
+        out = ""; n = length(line); i = 1
+        while (i <= n) {
+            c = substr(line, i, 1); c2 = substr(line, i, 2)
+            if (incomment) { if (c2 == "*/") { incomment = 0; i += 2 } else i++; continue }
+            if (c2 == "/*") { incomment = 1; i += 2; continue }
+            if (c2 == "//") break
+            if (c == "\"" || c == "\047") {
+                q = c; i++
+                while (i <= n && substr(line, i, 1) != q) { if (substr(line, i, 1) == "\\") i++; i++ }
+                out = out q q; i++; continue
+            }
+            out = out c; i++
+        }
+        return out
+    }
+    function report(what) { printf "%s:%d: %s\n", FILENAME, FNR, what }
+    FNR == 1 { incomment = 0 }
+    {
+        raw = $0
+        if (!incomment && raw ~ /^[ \t]*#[ \t]*(include|include_next|import)/) {
+            arg = raw; sub(/^[ \t]*#[ \t]*[a-z_]+[ \t]*/, "", arg); sub(/[ \t]*(\/[*\/].*)?$/, "", arg)
+            if (raw !~ /^[ \t]*#[ \t]*include[ \t]/ || arg !~ /^("[A-Za-z0-9_.+-]+"|<[A-Za-z0-9_.+\/-]+>)$/ || arg ~ /\.\.|criterion/)
+                report("#include " arg)
+            next
+        }
+        s = strip(raw)
+        if (s ~ /^[ \t]*#[ \t]*undef/) report("#undef")
+        if (s ~ /^[ \t]*#[ \t]*pragma[ \t]+(push_macro|pop_macro)/) report("#pragma push_macro")
+        if (match(s " ", /^[ \t]*#[ \t]*define[ \t]+(Test|TestSuite|ParameterizedTest|ParameterizedTestParameters|Theory|TheoryDataPoints|GPU_TEST|main)[^A-Za-z0-9_]/))
+            report("#define of a test macro")
+        t = " " s " "
+        # names that need no call to do harm (a macro or a function pointer can call them later)
+        while (match(t, /[^A-Za-z0-9_](cr_[A-Za-z0-9_]*|CR_[A-Za-z0-9_]*|criterion[A-Za-z0-9_]*|lab_test[A-Za-z0-9_]*|__asan[A-Za-z0-9_]*|constructor|destructor|asm|__asm|__asm__|__attribute__|_Pragma|exit|_exit|_Exit|quick_exit|abort|atexit|at_quick_exit|setjmp|longjmp|sigsetjmp|siglongjmp|fork|vfork|system|popen|syscall|execl|execle|execlp|execv|execve|execvp|dlopen|dlsym|ptrace)[^A-Za-z0-9_]/)) {
+            w = substr(t, RSTART + 1, RLENGTH - 2); report(w); t = substr(t, RSTART + RLENGTH - 1)
+        }
+        t = " " s
+        # calls only: these names are common enough to be a variable elsewhere
+        while (match(t, /[^A-Za-z0-9_.>](raise|kill|signal|sigaction|freopen|fopen|open|creat|dup|dup2|remove|unlink|rename|setenv|putenv|chdir)[ \t]*\(/)) {
+            w = substr(t, RSTART + 1, RLENGTH - 1); sub(/[ \t]*\($/, "", w); report(w "()"); t = substr(t, RSTART + RLENGTH)
+        }
+    }' "$@"
+}
+
+# allowed_of SOLUTION_STEP: what the solution's own files use, one a line
+allowed_of() { (cd "$1" && forbidden_scan $(ls *.cu *.cuh *.h *.c 2>/dev/null)) | sed 's/^[^:]*:[0-9]*: //' | sort -u; }
+if [ "${1:-}" = --allowed ]; then
+    shift
+    for s in "$@"; do allowed_of "$s" | sed "s|^|${s#solutions/}\t|"; done
+    exit 0
+fi
 unset MAKEFLAGS MFLAGS MAKELEVEL
 top=$(pwd)
 die() { echo "make grade: $*" >&2; exit 2; }
@@ -90,54 +148,6 @@ mk() { (cd "$tree" && make --no-print-directory ${arch:+CUDA_ARCH="$arch"} "$@")
 
 # ---- per step: its record, filled phase by phase -------------------------------------------------
 declare -A why status npass ntotal pts ppts pfrac perf_note review
-# Calls and directives a step's kernel file never needs, that could end a test early (a test that
-# exits with status 0 passes), disable its checks or reach the reference: FILE:LINE: WHAT per hit.
-forbidden_scan() {
-    awk '
-    function strip(line,   out, i, n, c, c2, q) {   # comments and string/char literals out
-        out = ""; n = length(line); i = 1
-        while (i <= n) {
-            c = substr(line, i, 1); c2 = substr(line, i, 2)
-            if (incomment) { if (c2 == "*/") { incomment = 0; i += 2 } else i++; continue }
-            if (c2 == "/*") { incomment = 1; i += 2; continue }
-            if (c2 == "//") break
-            if (c == "\"" || c == "\047") {
-                q = c; i++
-                while (i <= n && substr(line, i, 1) != q) { if (substr(line, i, 1) == "\\") i++; i++ }
-                out = out q q; i++; continue
-            }
-            out = out c; i++
-        }
-        return out
-    }
-    function report(what) { printf "%s:%d: %s\n", FILENAME, FNR, what }
-    FNR == 1 { incomment = 0 }
-    {
-        raw = $0
-        if (!incomment && raw ~ /^[ \t]*#[ \t]*(include|include_next|import)/) {
-            arg = raw; sub(/^[ \t]*#[ \t]*[a-z_]+[ \t]*/, "", arg); sub(/[ \t]*(\/[*\/].*)?$/, "", arg)
-            if (raw !~ /^[ \t]*#[ \t]*include[ \t]/ || arg !~ /^("[A-Za-z0-9_.+-]+"|<[A-Za-z0-9_.+\/-]+>)$/ || arg ~ /\.\.|criterion/)
-                report("#include " arg)
-            next
-        }
-        s = strip(raw)
-        if (s ~ /^[ \t]*#[ \t]*undef/) report("#undef")
-        if (s ~ /^[ \t]*#[ \t]*pragma[ \t]+(push_macro|pop_macro)/) report("#pragma push_macro")
-        if (match(s " ", /^[ \t]*#[ \t]*define[ \t]+(Test|TestSuite|ParameterizedTest|ParameterizedTestParameters|Theory|TheoryDataPoints|GPU_TEST|main)[^A-Za-z0-9_]/))
-            report("#define of a test macro")
-        t = " " s " "
-        # names that need no call to do harm (a macro or a function pointer can call them later)
-        while (match(t, /[^A-Za-z0-9_](cr_[A-Za-z0-9_]*|CR_[A-Za-z0-9_]*|criterion[A-Za-z0-9_]*|lab_test[A-Za-z0-9_]*|__asan[A-Za-z0-9_]*|constructor|destructor|asm|__asm|__asm__|__attribute__|_Pragma|exit|_exit|_Exit|quick_exit|abort|atexit|at_quick_exit|setjmp|longjmp|sigsetjmp|siglongjmp|fork|vfork|system|popen|syscall|execl|execle|execlp|execv|execve|execvp|dlopen|dlsym|ptrace)[^A-Za-z0-9_]/)) {
-            w = substr(t, RSTART + 1, RLENGTH - 2); report(w); t = substr(t, RSTART + RLENGTH - 1)
-        }
-        t = " " s
-        # calls only: these names are common enough to be a variable elsewhere
-        while (match(t, /[^A-Za-z0-9_.>](raise|kill|signal|sigaction|freopen|fopen|open|creat|dup|dup2|remove|unlink|rename|setenv|putenv|chdir)[ \t]*\(/)) {
-            w = substr(t, RSTART + 1, RLENGTH - 1); sub(/[ \t]*\($/, "", w); report(w "()"); t = substr(t, RSTART + RLENGTH)
-        }
-    }' "$@"
-}
-
 perf_steps=()
 for s in "${steps[@]}"; do
     log=$out/logs/$s; mkdir -p "$log"
@@ -158,11 +168,14 @@ for s in "${steps[@]}"; do
     else
         rm -f "$tree/build/$s/test" "$tree/build/$s/run"
     fi
-    # forbidden calls, except those the solution's own files make
+    # forbidden calls, except those the solution's own files make (a handout has their list, written
+    # by make handout from the solutions: the same verdict as the instructors' tree)
     (cd "$tree/$s" && forbidden_scan $files) | sed "s|^|$s/|" >"$log/forbidden.all"
     : >"$log/allowed.txt"
-    [ -d "$tree/solutions/$s" ] && (cd "$tree/solutions/$s" && forbidden_scan $(ls *.cu *.cuh *.h *.c 2>/dev/null)) |
-        sed 's/^[^:]*:[0-9]*: //' | sort -u >"$log/allowed.txt"
+    if [ -d "$tree/solutions/$s" ]; then allowed_of "$tree/solutions/$s" >"$log/allowed.txt"
+    elif [ -f "$tree/tests/grade/allowed.txt" ]; then
+        awk -F'\t' -v s="$s" '$1 == s { print $2 }' "$tree/tests/grade/allowed.txt" | sort -u >"$log/allowed.txt"
+    fi
     awk 'FILENAME == ARGV[1] { ok[$0] = 1; next } { w = $0; sub(/^[^:]*:[0-9]*: /, "", w); if (!(w in ok)) print }' \
         "$log/allowed.txt" "$log/forbidden.all" >"$log/forbidden.txt"
     if [ -s "$log/forbidden.txt" ]; then

@@ -4,12 +4,17 @@
 # solution body leaked into it. Run from the lab's top (make handout, make handout-check:
 # tests/tools/classroom.mk).
 #   make    writes OUT, which must not exist and must lie outside this tree: Makefile, README.md
-#           (with a note that it is a handout), LICENSE, common/, the exercise folders generated
+#           (with a note that it is a handout), LICENSE, common/ (the core and the chapters'
+#           wings), the exercise folders generated
 #           afresh from solutions/ (what `make exercises` writes, so an edit made in this
 #           checkout never travels), tests/ (the suites and the student's tools; no wrong
 #           variants, which are edits of the solutions, and no benchmarks: tests/bench/bench.mk
 #           becomes a stub), docs/ (guides, errata, catalogue, plots; not the instructors'
-#           guide). Then it runs `check`: a handout that fails it is left at OUT.rejected.
+#           guide), tests/grade/allowed.txt (the calls each solution makes that the grader
+#           otherwise refuses: tests/tools/grade.sh --allowed). README.md is the handout's: the
+#           blocks between <!-- instructors --> and <!-- /instructors --> lines are left out, and
+#           the text of a <!-- handout: ... --> comment is put in. Then it runs `check`: a handout
+#           that fails it is left at OUT.rejected.
 #   check   fails when a filled-in region of solutions/ appears in OUT, naming the file of OUT
 #           and the region. A region is the lines between `/* exercise: ... */` and
 #           `/* end exercise */` (tests/tools/exercise.awk), less its hints and stub. Lines are
@@ -24,7 +29,9 @@
 #               comment-only lines skipped),
 #             - a distinctive line of 10 characters or more as a whole line of a C/CUDA file,
 #             - an exercise marker in a C/CUDA file (a solution file copied in), a solutions/
-#               folder, or a wrong-variant script.
+#               folder, or a wrong-variant script;
+#           and the handout's README.md, HINTS files and `make help` never point at solutions/ or
+#           `make diff`, which it does not have.
 #           Not checked: the errata's **Printed:** fields, which quote the book's printed code
 #           (a solution may keep it behind --printed; the student has the book).
 #           V=1 also lists the regions with no line of their own (every line is given code
@@ -41,7 +48,7 @@ top=$(pwd)
 
 # The tools a student never needs: wrong variants (edits of the solutions), the GPU batch, the
 # distribution check and the kit's own tests. The rest of tests/ travels, but tests/mutants and tests/bench.
-NOT_IN_HANDOUT="mutants.sh device-check.sh distro-check.sh handout.sh classroom-tests.sh classroom-gpu-demo.sh"
+NOT_IN_HANDOUT="mutants.sh device-check.sh distro-check.sh handout.sh classroom-tests.sh classroom-gpu-demo.sh loop-tests.sh"
 # Documents that are the instructors' or the maintainers'.
 DOCS_NOT_IN_HANDOUT="instructors.md adding-a-step.md"
 
@@ -68,6 +75,11 @@ leak_check() { # DIR STEP...: 0 when clean, 1 on a hit (and names each)
     [ ${#files[@]} -gt 0 ] || { echo "LEAK $dir: no text file to check"; return 1; }
     (cd "$dir" && awk -v verbose="${V:-0}" -f <(leak_awk) phase=sol "${sol[@]}" phase=given "${given[@]}" \
         phase=scan "${files[@]}") | sed "s|$top/||g" || bad=1
+    # what a student reads to find their way must not send them to what the handout lacks
+    local hit
+    while IFS= read -r hit; do echo "POINTER $hit: points at what a handout does not have"; bad=1; done < <(
+        cd "$dir" && { grep -HnE 'solutions/|make diff' README.md ch*/step*/HINTS 2>/dev/null
+                       bash tests/tools/usage.sh 2>/dev/null | grep -nE 'solutions/|make diff' | sed 's/^/make help:/'; } | cut -c1-160)
     return $bad
 }
 
@@ -122,13 +134,19 @@ function flush(   i, j, k, r, p, n, list, parts, code, dcount, tot) {
 FNR == 1 { if (phase == "scan") { flush(); cur = FILENAME; nl = 0 } state = 0; printed = 0 }
 phase == "sol" {
     line = $0
-    if (state == 0 && line ~ /\/\* exercise: .*\*\/[ \t]*$/) {
+    # the rest of an exercise: or hint: marker that runs over several lines (tests/tools/exercise.awk)
+    if (inmark) {
+        t = line; sub(/^[ \t]*\*?[ \t]*/, "", t); if (t ~ /\*\//) { inmark = 0; sub(/[ \t]*\*\/.*$/, "", t) }
+        hints = hints norm(t); next
+    }
+    if (state == 0 && (line ~ /\/\* exercise: .*\*\/[ \t]*$/ || line ~ /^[ \t]*\/\* exercise: /)) {
         nreg++; rfile[nreg] = FILENAME; rline[nreg] = FNR; rhint[nreg] = marker_text(line, "exercise:")
+        inmark = line !~ /\*\/[ \t]*$/
         hints = hints "\n" norm(rhint[nreg]); state = 1; next
     }
     if (state == 1) {
         if (line ~ /\/\* end exercise \*\//) { state = 0; next }
-        if (line ~ /^[ \t]*\/\* hint: .*\*\/[ \t]*$/) { hints = hints "\n" norm(marker_text(line, "hint:")); next }
+        if (line ~ /^[ \t]*\/\* hint: /) { inmark = line !~ /\*\/[ \t]*$/; hints = hints "\n" norm(marker_text(line, "hint:")); next }
         if (line ~ /\/\* exercise stub: .*\*\/[ \t]*$/) { G[norm(marker_text(line, "exercise stub:"))] = 1; next }
         if (line ~ /\/\* exercise stub:[ \t]*$/) { state = 2; next }
         n = norm(line)
@@ -210,7 +228,9 @@ make)
     cp -pr "$tmp/gen"/. "$stage"/
     for f in Makefile README.md .gitignore LICENSE LICENSE.* COPYING; do [ -f "$f" ] && put "$f"; done
     for f in ch*/*; do [ -f "$f" ] && put "$f"; done   # chapter-level files, if any
-    find common -maxdepth 1 -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' -o -name '*.mk' \) -print0 | xargs -0 -r cp --parents -p -t "$stage"
+    # the core and every chapter's wing (common/<chapter>/)
+    find common \( -type f -o -type l \) \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' -o -name '*.mk' \) -print0 |
+        xargs -0 -r cp --parents -pL -t "$stage"
     while IFS= read -r f; do
         case " $NOT_IN_HANDOUT " in *" ${f##*/} "*) continue ;; esac
         put "$f"
@@ -228,12 +248,20 @@ make)
 bench plots bench-build:
 	@echo "make $@: the benchmarks are your instructor's (they measure the solutions, which this handout does not have); ./run prints your step's time and bandwidth"; exit 2
 MK
-    # README: say first that this is the handout
-    awk 'NR == 2 { print ""; print "> **Student handout.** This copy of the lab has no solutions: `make diff`, `make solution` and"
-                   print "> `make exercises` belong to your instructor'"'"'s copy. `make check STEP=...` tests one step, `make hint"
-                   print "> STEP=...` gives graded hints, `make status` shows where you stand, `make test` checks every step you"
-                   print "> have started." }
+    # README: the handout's own (see the top), saying first that this is the handout
+    awk 'NR == 2 { print ""; print "> **Student handout.** This copy of the lab is yours: the exercises, their tests and hints,"
+                   print "> without the solutions. `make check STEP=...` tests one step, `make hint STEP=...` gives graded"
+                   print "> hints, `make status` shows where you stand, `make test` checks every step you have started." }
+         /^<!-- instructors -->[ \t]*$/ { skip = 1; next }
+         /^<!-- \/instructors -->[ \t]*$/ { skip = 0; next }
+         skip { next }
+         /^<!-- handout:/ { on = 1; sub(/^<!-- handout:[ \t]?/, "") }
+         on { if (sub(/[ \t]*-->[ \t]*$/, "")) on = 0; if ($0 != "" || on) print; next }
          { print }' README.md >"$stage/README.md"
+    # the calls the grader allows each step, as the solutions make them (make grade in the handout)
+    mkdir -p "$stage/tests/grade"
+    { echo "# made by make handout: STEP, TAB, a call the grader allows in it (its solution makes it too)"
+      bash tests/tools/grade.sh --allowed "$@"; } >"$stage/tests/grade/allowed.txt"
     grep -qx '/grade/' "$stage/.gitignore" 2>/dev/null || echo '/grade/' >>"$stage/.gitignore"
     { echo "made by make handout from $(git describe --always --dirty 2>/dev/null || echo 'a tree without git') on $(date -u '+%Y-%m-%d %H:%M UTC')"
       echo "steps: ${*#solutions/}"; } >"$stage/.handout"

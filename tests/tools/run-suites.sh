@@ -8,6 +8,11 @@
 #                                   test that did not run is not a pass: when GPU
 #                                   tests skipped, it says so and exits 3. The result
 #                                   is kept in <bin>.result for `make status`.
+#                                   Without a GPU it says how many host tests ran
+#                                   a function the student fills in (one its
+#                                   HINTS names): tests/tools/step-info.sh has
+#                                   each test process log the step's functions it
+#                                   enters to $LAB_STEP_TRACE.
 #   run-suites.sh exercises BIN...  every unmodified exercise must FAIL its tests
 #                                   and name its TODO in the failure message.
 # A suite with Tested: 0 and nothing skipped is a false pass and fails the run.
@@ -22,13 +27,28 @@ if [ $# = 0 ]; then echo "!! run-suites.sh $mode: no test binary to run"; exit 1
 k=0
 for bin in "$@"; do
     k=$((k + 1))
-    ( "$bin" --jobs "$jobs" --tap="$bin.tap" >"$outdir/$k.out" 2>&1; echo $? >"$outdir/$k.rc" ) &
+    ( [ "$mode" = check ] && export LAB_STEP_TRACE=$outdir/$k.trace
+      "$bin" --jobs "$jobs" --tap="$bin.tap" >"$outdir/$k.out" 2>&1; echo $? >"$outdir/$k.rc" ) &
     while [ "$(jobs -rp | wc -l)" -ge "$at_once" ]; do wait -n; done
 done
 wait
 tot_tested=0 tot_pass=0 tot_fail=0 tot_crash=0 tot_skip=0 bad=0
 
 field() { sed -n "s/.*Synthesis:.*$1: \([0-9]*\).*/\1/p" <<<"$2" | tail -n1; }
+# ran_todo_code BIN TRACE: how many test processes entered a function that holds a TODO of the
+# step (the functions its HINTS names; any function of the step's files when it names none)
+ran_todo_code() {
+    local bin=$1 trace=$2 step hints funcs base
+    [ -s "$trace" ] || { echo 0; return; }
+    step=${bin#build/}; step=${step%/test}; hints=${step#solutions/}/HINTS
+    funcs=" $(sed -n 's/^TODO([0-9]*) ([^,]*, in \(.*\)())$/\1/p' "$hints" 2>/dev/null | sort -u | tr '\n' ' ') "
+    base=$(nm "$bin" 2>/dev/null | awk '$3 == "__executable_start" { print $1; exit }')
+    while read -r pid off; do printf '%s %x\n' "$pid" $((0x$off + 0x${base:-0})); done <"$trace" |
+        awk -v funcs="$funcs" 'NR == FNR { n = $0; sub(/^[0-9a-f]+ [A-Za-z] /, "", n); sub(/[(.].*/, "", n); name[$1] = n; next }
+            { a = $2; while (length(a) < 16) a = "0" a
+              if (funcs == "  " || index(funcs, " " name[a] " ") > 0) ran[$1] = 1 }
+            END { n = 0; for (p in ran) n++; print n }' <(nm -C --defined-only "$bin" 2>/dev/null) -
+}
 
 k=0
 for bin in "$@"; do
@@ -85,8 +105,16 @@ if [ "$mode" = check ]; then
     gpu_skips=$(for b in "$@"; do grep -h '# SKIP' "$b.tap" 2>/dev/null; done | grep -ci 'GPU\|driver')
     other=$((tot_skip - gpu_skips))
     if [ "$gpu_skips" != 0 ]; then
+        # the host tests whose process entered a function the student fills in
+        ran=0 k=0
+        for b in "$@"; do k=$((k + 1)); ran=$((ran + $(ran_todo_code "$b" "$outdir/$k.trace"))); done
         echo "NOT RUN $(date '+%Y-%m-%d %H:%M') ${why:-skipped}" >"$result"
-        echo "your kernel was not run: ${why:-its tests were skipped} ($tot_skip tests skipped, $tot_pass host tests passed)."
+        echo "your kernel was not run: ${why:-its tests were skipped} ($tot_skip tests skipped)."
+        if [ "$ran" = 0 ]; then
+            echo "None of the $tot_pass host tests that passed ran your code (a function with a TODO): they check the lab's own code."
+        else
+            echo "$ran of the $tot_pass host tests that passed ran your code (a function with a TODO); the rest check the lab's own code."
+        fi
         echo "This is not a pass: run make check on a machine with an NVIDIA GPU (README: Getting a GPU)."
         exit 3
     fi

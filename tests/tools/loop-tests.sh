@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# loop-tests.sh: the student's loop on a machine without a GPU (CI: .ci/run), in a scratch copy of
+# this tree made a git repository, so that `git status` can say whether a command deleted or changed
+# a file. 2 to 5 minutes on 2 cores, most of it building. Each check prints ok/FAIL; a summary
+# prints last; exit status 1 when a check failed.
+#   No command deletes a file: issue 23's reproductions (a missing header, then make: the solution's
+#     header was deleted; make -B of a step: the solution's kernel file was deleted), make V=1 -B,
+#     make clean beside a file of the student's named run; git status stays clean.
+#   A missing file is named with the way back (git checkout, make exercises STEP=); make status
+#     still lists every step; make exercises STEP= writes it again and nothing else.
+#   Step paths as a shell completes them (a trailing /), ./ in STEP=; a failed build leaves no ./run.
+#   Started is what differs from the exercise as generated: a file whose first line is gone is
+#     edited; make status and make exercises agree when only HINTS was edited.
+#   TODO comments and HINTS fit 100 columns; make hint shows a TODO whose comment is gone.
+#   make help lists every command README.md lists; make sanitize says what is missing before it
+#     builds; make check without a GPU says how many host tests ran the student's code.
+# CUDA_ARCH (default 90) is the one architecture built. KEEP=1 keeps the scratch folder.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
+export CUDA_ARCH=${CUDA_ARCH:-90}
+unset MAKEFLAGS MFLAGS MAKELEVEL
+top=$(pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/loop-tests.XXXXXX")
+[ "${KEEP:-0}" = 1 ] && echo "scratch: $tmp" || trap 'rm -rf "$tmp"' EXIT
+npass=0 nfail=0 failed=()
+ok() { echo "ok    $*"; npass=$((npass + 1)); }
+bad() { echo "FAIL  $*"; nfail=$((nfail + 1)); failed+=("$*"); }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+has() { grep -q -- "$1" "$2"; }   # PATTERN FILE
+t0=$(date +%s)
+[ -d solutions ] || { echo "loop-tests.sh runs in the instructors' tree (it has no solutions/ here)"; exit 2; }
+
+# ---- a scratch copy of the tree, committed --------------------------------------------------------
+t=$tmp/lab
+mkdir -p "$t"
+{ git ls-files -co --exclude-standard 2>/dev/null || find . -type f ! -path './build/*' ! -path './.deps/*' ! -path './.git/*'; } |
+    while IFS= read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done | tar -cf - -T - | tar -C "$t" -xf -
+[ -d .deps ] && ln -s "$top/.deps" "$t/.deps"
+cd "$t" || exit 2
+git init -q && git add -A && git -c user.name=lab -c user.email=lab@localhost commit -qm tree || { echo "git commit failed"; exit 2; }
+clean_tree() { [ -z "$(git status --porcelain --untracked-files=no)" ]; }
+mk() { make --no-print-directory "$@"; }
+ex() { ls -d "$1"-*/ 2>/dev/null | head -n1 | sed 's|/$||'; }   # ch12-merge/step3 -> its folder
+
+s3=$(ex ch12-merge/step3) s7=$(ex ch13-sort/step7)
+hdr=$(cd "solutions/$s3" && ls *.h | head -n1) k3=$(cd "$s3" && ls *.cu | head -n1)
+
+# ---- issue 23, items 1 and 12: no rule deletes a file ----------------------------------------------
+mk -j2 ch12-merge/step3 >"$tmp/b1.log" 2>&1; rc=$?
+check "make ch12-merge/step3 builds and links ./run (exit $rc)" [ "$rc" = 0 -a -L run ]
+rm "$s3/$hdr"; touch "$s3/$k3"
+mk ch12-merge/step3 >"$tmp/b2.log" 2>&1; rc=$?
+check "with $s3/$hdr gone, make ch12-merge/step3 fails (exit $rc)" [ "$rc" != 0 ]
+check "  ... and deletes nothing else: git status shows only $s3/$hdr gone" \
+    [ "$(git status --porcelain --untracked-files=no)" = " D $s3/$hdr" ]
+has "missing $hdr" "$tmp/b2.log" && has "git checkout -- $s3/$hdr" "$tmp/b2.log" && has "make exercises STEP=ch12-merge/step3" "$tmp/b2.log"
+check "  ... names the missing file with both ways back (git checkout, make exercises STEP=)" [ $? = 0 ]
+check "  ... and leaves no ./run of the old build" [ ! -e run -a ! -L run ]
+mk status >"$tmp/st.log" 2>&1
+check "make status lists every step and says $s3 is missing a file" \
+    [ "$(grep -cE '^ch1[0-9]-[a-z]+/step[^ ]* +(untouched|edited|missing) ' "$tmp/st.log")" = "$(ls -d ch1*/step*/ | wc -l)" ]
+has "^$s3 *missing" "$tmp/st.log" || bad "  ... status of $s3: $(grep "^$s3" "$tmp/st.log")"
+mk exercises STEP=ch12-merge/step3 >"$tmp/ex.log" 2>&1; rc=$?
+check "make exercises STEP=ch12-merge/step3 writes it again, and the tree is as committed (exit $rc)" eval '[ "$rc" = 0 ] && clean_tree'
+rm "$s3/$k3"
+mk ch12-merge/step3 >"$tmp/b3.log" 2>&1; rc=$?
+check "with the kernel file gone, the step is still a step: make names $k3 (exit $rc)" eval '[ "$rc" = 2 ] && grep -q "missing $k3" "$tmp/b3.log"'
+git checkout -q -- "$s3"
+for cmd in "-B ch13-sort/step7" "V=1 -B ch13-sort/step7"; do
+    mk -j2 $cmd >"$tmp/b4.log" 2>&1; rc=$?
+    check "make $cmd (exit $rc) deletes and changes nothing: git status is clean" eval 'clean_tree'
+    clean_tree || git status --porcelain --untracked-files=no | head -n 5
+done
+rm -f run; echo 'my notes' >run
+mk ch12-merge/step3 >"$tmp/b5.log" 2>&1; rc=$?
+check "a file of yours named run: make STEP refuses to replace it (exit $rc)" eval '[ "$rc" != 0 ] && [ "$(cat run)" = "my notes" ]'
+mk clean >/dev/null 2>&1
+check "  ... and make clean keeps it" [ "$(cat run 2>/dev/null)" = "my notes" ]
+rm -f run
+
+# ---- step paths -------------------------------------------------------------------------------
+mk -j2 "$s3/" >"$tmp/p1.log" 2>&1; rc=$?
+check "make $s3/ (a trailing slash) builds that step (exit $rc)" eval '[ "$rc" = 0 ] && [ "$(readlink run)" = "$t/build/$s3/run" ]'
+mk hint STEP=./ch12-merge/step3/ >"$tmp/p2.log" 2>&1; rc=$?
+check "make hint STEP=./ch12-merge/step3/ (exit $rc)" eval '[ "$rc" = 0 ] && grep -q "^TODO(1)" "$tmp/p2.log"'
+mk ch12-merge/step99 >"$tmp/p3.log" 2>&1; rc=$?
+check "make ch12-merge/step99: not a step, said so (exit $rc)" eval '[ "$rc" != 0 ] && grep -q "is not a step" "$tmp/p3.log"'
+
+# ---- started and edited: the generator's view, never a header line -------------------------------
+s1=$(ex ch12-merge/step1); h1=$(cd "$s1" && ls *.h | head -n1)
+sed -i 1d "$s1/$h1"
+bash tests/tools/exercises.sh state "$s1" >"$tmp/e1.log"
+check "a file of $s1 without its first line is edited" eval '[ "$(cut -f2 "$tmp/e1.log")" = edited ] && [ "$(cut -f4 "$tmp/e1.log")" = "$h1" ]'
+git checkout -q -- "$s1"; echo "my note" >>"$s1/HINTS"
+st=$(mk status 2>/dev/null | awk -v s="$s1" '$1 == s { print $2 }')
+mk exercises STEP=ch12-merge/step1 >"$tmp/e2.log" 2>&1
+check "only HINTS edited: make status says edited ($st), make exercises keeps it" eval '[ "$st" = edited ] && grep -q "^kept $s1" "$tmp/e2.log"'
+git checkout -q -- "$s1"
+
+# ---- the generated text fits 100 columns; hints outlive their TODO comment -------------------------
+long=$(for d in ch1*/step*/; do awk -v f="$d" 'FILENAME ~ /HINTS$/ && length > 100 && NF > 1 { print FILENAME ":" FNR }
+        /\/\* TODO\(/ { on = 1 } on && length > 100 { print FILENAME ":" FNR } on && /\*\// { on = 0 }' "$d"*; done | head -n 3)
+check "every TODO comment and HINTS line fits 100 columns${long:+ (not: $long)}" [ -z "$long" ]
+perl -0pi -e 's{/\* TODO\(1\).*?\*/}{/* mine */}s' "$s3/$k3"
+mk hint STEP=ch12-merge/step3 >"$tmp/h1.log" 2>&1
+check "make hint shows TODO(1) after its comment is gone, with its text" eval 'grep -q "^TODO(1)" "$tmp/h1.log" && grep -q "no longer in your files" "$tmp/h1.log"'
+git checkout -q -- "$s3"
+
+# ---- help, sanitize, check -------------------------------------------------------------------------
+mk help >"$tmp/help.log" 2>&1
+missing=$(grep -oE '^\| `make [a-z-]+' README.md | sed 's/.*make //' | sort -u | while read -r c; do grep -q "make $c" "$tmp/help.log" || echo "$c"; done | tr '\n' ' ')
+check "make help lists every command README.md's tables list${missing:+ (missing: $missing)}" [ -z "$missing" ]
+if ! command -v compute-sanitizer >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+    rm -rf build; mk sanitize >"$tmp/san.log" 2>&1; rc=$?
+    check "make sanitize without its tool or a GPU: one line, nothing built (exit $rc)" \
+        eval '[ "$rc" != 0 ] && [ "$(grep -c "NVCC\|LINK" "$tmp/san.log")" = 0 ] && grep -q "make sanitize: " "$tmp/san.log"'
+fi
+if ! nvidia-smi -L >/dev/null 2>&1; then
+    mk -j2 check STEP=ch12-merge/step3 >"$tmp/c1.log" 2>&1; rc=$?
+    check "make check without a GPU: not a pass (exit $rc), and says how many host tests ran your code" \
+        eval '[ "$rc" != 0 ] && grep -q "host tests that passed ran your code" "$tmp/c1.log" && grep -q "^make check took" "$tmp/c1.log"'
+    grep -E 'host tests|make check took' "$tmp/c1.log" | sed 's/^/      /'
+fi
+check "at the end, git status is clean" clean_tree
+
+echo
+echo "loop tests: $npass passed, $nfail failed ($(($(date +%s) - t0)) s)"
+for f in "${failed[@]}"; do echo "  FAILED: $f"; done
+[ "$nfail" = 0 ]
