@@ -69,7 +69,8 @@ int lab_dev_check_guard(const void *dev, char *why, size_t len)
     const char *base = (const char *)dev - LAB_GUARD_BYTES;
     CUDA_CHECK(cudaMemcpy(&h, base, sizeof h, cudaMemcpyDeviceToHost));
     if (h.magic != MAGIC) {
-        snprintf(why, len, "a kernel wrote before the start of a device buffer (its header at %p was overwritten)", dev);
+        snprintf(why, len, "a kernel wrote before the start of a device buffer (its header at %p was overwritten)",
+                 dev);
         return -1;
     }
     h.name[sizeof h.name - 1] = '\0';

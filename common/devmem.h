@@ -14,12 +14,12 @@
 LAB_BEGIN_C
 
 #define LAB_GUARD_BYTES 256
-#define LAB_GUARD_BYTE 0xC7 /* not the poison (0xA5), not a likely result */
+#define LAB_GUARD_BYTE  0xC7 /* not the poison (0xA5), not a likely result */
 
-void *lab_dev_upload(const void *host, size_t bytes, const char *name);     /* cudaMalloc + copy in */
-void *lab_dev_poisoned(size_t bytes, const char *name);                     /* cudaMalloc + LAB_POISON_BYTE */
-void lab_dev_download(void *host, const void *dev, size_t bytes);           /* synchronize, check, copy out */
-void lab_dev_free(void *dev);                                               /* check, then cudaFree */
+void *lab_dev_upload(const void *host, size_t bytes, const char *name); /* cudaMalloc + copy in */
+void *lab_dev_poisoned(size_t bytes, const char *name);                 /* cudaMalloc + LAB_POISON_BYTE */
+void lab_dev_download(void *host, const void *dev, size_t bytes);       /* synchronize, check, copy out */
+void lab_dev_free(void *dev);                                           /* check, then cudaFree */
 
 /* 0 when nothing was written just before or after the buffer; else -1 and a
  * one-line reason that names the buffer and the first byte written. */

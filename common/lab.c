@@ -8,8 +8,8 @@ extern const char *const lab_step_todos __attribute__((weak));
 
 void lab_cuda_fail(cudaError_t err, const char *call, const char *file, int line)
 {
-    fprintf(stderr, "CUDA error: %s failed at %s:%d: %s (%s)\n", call, file, line,
-            cudaGetErrorString(err), cudaGetErrorName(err));
+    fprintf(stderr, "CUDA error: %s failed at %s:%d: %s (%s)\n", call, file, line, cudaGetErrorString(err),
+            cudaGetErrorName(err));
     exit(LAB_EXIT_CUDA);
 }
 

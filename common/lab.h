@@ -13,7 +13,7 @@
  * everything they share is declared with C linkage. */
 #ifdef __cplusplus
 #define LAB_BEGIN_C extern "C" {
-#define LAB_END_C }
+#define LAB_END_C   }
 #else
 #define LAB_BEGIN_C
 #define LAB_END_C
@@ -42,11 +42,11 @@ enum {
 /* Prints the failing call with file and line, then exits with LAB_EXIT_CUDA. */
 void lab_cuda_fail(cudaError_t err, const char *call, const char *file, int line);
 
-#define CUDA_CHECK(call)                                              \
-    do {                                                              \
-        cudaError_t lab_err_ = (call);                                \
-        if (lab_err_ != cudaSuccess)                                  \
-            lab_cuda_fail(lab_err_, #call, __FILE__, __LINE__);       \
+#define CUDA_CHECK(call)                                        \
+    do {                                                        \
+        cudaError_t lab_err_ = (call);                          \
+        if (lab_err_ != cudaSuccess)                            \
+            lab_cuda_fail(lab_err_, #call, __FILE__, __LINE__); \
     } while (0)
 
 /* After a <<<launch>>>: catches bad configurations at once; the kernel's own

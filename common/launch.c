@@ -24,7 +24,8 @@ const char *lab_fit_kernel(const void *kernel, int block, size_t shared_bytes)
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     if (shared_bytes > (size_t)optin)
-        return "a block needs more shared memory than this GPU gives one block: use a smaller --block, --coarsen or --tile";
+        return "a block needs more shared memory than this GPU gives one block: use a smaller --block, --coarsen or "
+               "--tile";
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes));
     return NULL;
 }

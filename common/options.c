@@ -174,7 +174,9 @@ static void usage(const lab_cli *cli, const lab_opt *opts, int nopts, const lab_
         if (o->at == NULL)
             continue;
         snprintf(left, sizeof left, "%s%s%s", o->name, o->kind == LAB_ARG_FLAG ? "" : " ",
-                 o->kind == LAB_ARG_FLAG ? "" : o->metavar != NULL ? o->metavar : "X");
+                 o->kind == LAB_ARG_FLAG ? ""
+                 : o->metavar != NULL    ? o->metavar
+                                         : "X");
         printf("  %-16s %s", left, o->help != NULL ? o->help : "");
         if (o->kind == LAB_ARG_NAME)
             printf(": %s", lab_names_text(o->names, names, sizeof names));

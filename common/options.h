@@ -38,7 +38,7 @@ typedef enum {
  * default --help shows is the value at `at` when the parser starts (none for
  * an INT or SIZE below lo there: a default derived later, which help says). */
 typedef struct {
-    const char *name;         /* "--block" */
+    const char *name; /* "--block" */
     lab_arg_kind kind;
     void *at;                 /* int *, int64_t * or const char ** by kind; NULL: refused */
     int64_t lo, hi;           /* INT and SIZE: the range (hi 0: no upper limit) */

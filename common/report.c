@@ -39,8 +39,8 @@ lab_mismatch lab_compare_u32(const uint32_t *got, const uint32_t *want, int64_t 
         if (got[i] == want[i])
             continue;
         if (mm.count < max_report)
-            printf("  %s[%lld] = %u (0x%08x), expected %u (0x%08x)%s\n", what, (long long)i, got[i], got[i],
-                   want[i], want[i], lab_marker_meaning(got[i]));
+            printf("  %s[%lld] = %u (0x%08x), expected %u (0x%08x)%s\n", what, (long long)i, got[i], got[i], want[i],
+                   want[i], lab_marker_meaning(got[i]));
         if (mm.count++ == 0)
             mm.first = i;
     }

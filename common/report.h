@@ -32,10 +32,10 @@ lab_mismatch lab_compare_u32(const uint32_t *got, const uint32_t *want, int64_t 
 
 /* One result of a step: what ran, on what, how fast and whether it was right. */
 typedef struct {
-    const char *step;    /* e.g. ch12-merge/step3-tiled */
-    const char *params;  /* e.g. "block=256 tile=1024 coarsen=8" */
-    int64_t n;           /* elements processed */
-    double bytes;        /* bytes that must move (inputs read once, outputs written once) */
+    const char *step;   /* e.g. ch12-merge/step3-tiled */
+    const char *params; /* e.g. "block=256 tile=1024 coarsen=8" */
+    int64_t n;          /* elements processed */
+    double bytes;       /* bytes that must move (inputs read once, outputs written once) */
     lab_timing time;
     int pass;
 } lab_result;

@@ -14,9 +14,9 @@
 
 #include "lab.h"
 
-#define SCAN_BLOCK 512                        /* threads per scan block */
-#define SCAN_ITEMS 8                          /* values per thread */
-#define SCAN_TILE (SCAN_BLOCK * SCAN_ITEMS)   /* values per scan block */
+#define SCAN_BLOCK 512                       /* threads per scan block */
+#define SCAN_ITEMS 8                         /* values per thread */
+#define SCAN_TILE  (SCAN_BLOCK * SCAN_ITEMS) /* values per scan block */
 
 LAB_BEGIN_C
 

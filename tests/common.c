@@ -33,12 +33,12 @@ Test(options, each_malformed_size_has_its_own_reason)
 {
     static const struct {
         const char *text, *reason;
-    } bad[] = {{"-5", "negative"}, {"abc", "not a number"}, {"3.5", "not a whole number"},
-               {"1e6", "exponent"},  {"12x", "not a number"},  {"2^", "not a power"}};
+    } bad[] = {{"-5", "negative"},  {"abc", "not a number"}, {"3.5", "not a whole number"},
+               {"1e6", "exponent"}, {"12x", "not a number"}, {"2^", "not a power"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cr_assert_eq(size_of(bad[i].text), -1, "'%s' must be refused", bad[i].text);
-        cr_assert(strstr(last_why, bad[i].reason) != NULL, "'%s': reason '%s' should say '%s'", bad[i].text,
-                  last_why, bad[i].reason);
+        cr_assert(strstr(last_why, bad[i].reason) != NULL, "'%s': reason '%s' should say '%s'", bad[i].text, last_why,
+                  bad[i].reason);
     }
     int64_t s[LAB_MAX_SIZES];
     char why[200];

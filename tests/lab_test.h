@@ -15,7 +15,8 @@
 #define LAB_GPU_TIMEOUT 300.0
 
 /* A test that needs the GPU: skipped with the reason when none is visible. */
-#define GPU_TEST(suite, name, ...) Test(suite, name, .timeout = LAB_GPU_TIMEOUT, .init = lab_test_need_gpu, ##__VA_ARGS__)
+#define GPU_TEST(suite, name, ...) \
+    Test(suite, name, .timeout = LAB_GPU_TIMEOUT, .init = lab_test_need_gpu, ##__VA_ARGS__)
 
 /* Criterion .init hook: skips the test (in its own process) without a GPU. */
 void lab_test_need_gpu(void);

@@ -31,8 +31,8 @@ const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_param
 
 /* What this step is, for ./run and the tests (reduce_step, reduce.h). */
 const reduce_step reduce_step_info = {
-    .lab = {.about = "Step 3 runs Fig 10.11 (blockDim.x for BLOCK_DIM); --example draws Fig 10.10.\n"
-                     REDUCE_ONE_BLOCK_HELP,
+    .lab = {.about =
+                "Step 3 runs Fig 10.11 (blockDim.x for BLOCK_DIM); --example draws Fig 10.10.\n" REDUCE_ONE_BLOCK_HELP,
             .default_n = 2 * REDUCE_MAX_BLOCK,
             .max_n = 2 * REDUCE_MAX_BLOCK,
             .max_n_why = REDUCE_ONE_BLOCK_MAX_N_WHY},

@@ -38,18 +38,19 @@ const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_param
     const char *why = reduce_start(n, output_d, p); /* the launch check, then *output = the identity */
     if (why == NULL && n > 0)
         CoarsenedReductionKernel<<<p->grid, p->block>>>((const reduce_t *)input_d, (reduce_t *)output_d, n, p->kind,
-                                                         (unsigned int)p->coarsen);
+                                                        (unsigned int)p->coarsen);
     CUDA_CHECK_LAUNCH();
     return why;
 }
 
 /* What this step is, for ./run and the tests (reduce_step, reduce.h). */
 const reduce_step reduce_step_info = {
-    .lab = {.about = "Step 5 (Fig 10.15): --coarsen is COARSE_FACTOR; segments of 2 x coarsen x --block.\n"
-                     REDUCE_ANY_N_HELP,
-            .default_n = 1 << 24,
-            .max_n = REDUCE_MAX_N,
-            .max_n_why = REDUCE_MAX_N_WHY},
+    .lab =
+        {.about =
+             "Step 5 (Fig 10.15): --coarsen is COARSE_FACTOR; segments of 2 x coarsen x --block.\n" REDUCE_ANY_N_HELP,
+         .default_n = 1 << 24,
+         .max_n = REDUCE_MAX_N,
+         .max_n_why = REDUCE_MAX_N_WHY},
     .takes = REDUCE_TAKES_SEGMENTS | REDUCE_TAKES_COARSEN,
     .block = 1024,
     .coarsen = 8,

@@ -29,8 +29,8 @@ static inline __host__ __device__ void merge_sequential(const int *A, int m, con
  * B[0,k-i). Binary search for A[i-1] <= B[j] and B[j-1] < A[i]. */
 static inline __host__ __device__ int co_rank(int k, const int *A, int m, const int *B, int n)
 {
-    int i = k < m ? k : m;             /* i = min(k, m): i cannot exceed k nor m */
-    int j = k - i;                     /* the invariant: i + j == k */
+    int i = k < m ? k : m;               /* i = min(k, m): i cannot exceed k nor m */
+    int j = k - i;                       /* the invariant: i + j == k */
     int i_low = 0 > (k - n) ? 0 : k - n; /* i_low = max(0, k-n): B supplies at most n */
     int j_low = 0 > (k - m) ? 0 : k - m; /* j_low = max(0, k-m): A supplies at most m */
     int delta;

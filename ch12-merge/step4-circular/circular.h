@@ -28,7 +28,7 @@ static inline __host__ __device__ int co_rank_circular(int k, const int *A, int 
 
 /* Fig 12.20: Fig 12.2's merge reading A and B through wrapped indices. */
 static inline __host__ __device__ void merge_sequential_circular(const int *A, int m, const int *B, int n, int *C,
-                                                                int A_S_start, int B_S_start, int tile_size)
+                                                                 int A_S_start, int B_S_start, int tile_size)
 {
     /* TODO(2): Fig 12.20: Fig 12.2's merge (merge_sequential in co_rank.h) where A[i] is read as
        A[(A_S_start + i) % tile_size], likewise B; C is not circular. Compare keys through

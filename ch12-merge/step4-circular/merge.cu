@@ -21,9 +21,9 @@ static __device__ __forceinline__ void refill(int *X_S, const int *X, int X_curr
 }
 
 /* Part 3 (Fig 12.18): step 3's merge_tile through the circular helpers. */
-static __device__ __forceinline__ void merge_tile_circular(const int *A_S, int A_S_length, int A_S_start, const int *B_S,
-                                                           int B_S_length, int B_S_start, int tile_out, int tile_size,
-                                                           int *C)
+static __device__ __forceinline__ void merge_tile_circular(const int *A_S, int A_S_length, int A_S_start,
+                                                           const int *B_S, int B_S_length, int B_S_start, int tile_out,
+                                                           int tile_size, int *C)
 {
     const int c_curr = tile_output_start(threadIdx.x, tile_out, tile_size);
     const int c_next = tile_output_start(threadIdx.x + 1, tile_out, tile_size);
@@ -35,7 +35,8 @@ static __device__ __forceinline__ void merge_tile_circular(const int *A_S, int A
                               B_S_start + b_curr, tile_size);
 }
 
-__global__ void merge_circular_buffer_kernel(const int *A, int m, const int *B, int n, int *C, int tile_size, int printed)
+__global__ void merge_circular_buffer_kernel(const int *A, int m, const int *B, int n, int *C, int tile_size,
+                                             int printed)
 {
     extern __shared__ int shareAB[];
     int *A_S = &shareAB[0];
@@ -80,11 +81,12 @@ const char *merge_launch(const merge_args *a, const merge_params *p)
 
 /* Step 4's facts for ./run and the tests (merge.h) */
 const merge_step merge_step_info = {
-    .lab = {.about = "Step 4: the circular-buffer kernel of Figs 12.15-12.20; shared memory holds T elements of\n"
-                     "A and T of B, and each tile refills only what the last one consumed (--tile 2 or more).\n"
-                     MERGE_HELP_M MERGE_HELP_COARSEN MERGE_HELP_TILE
-                     "--printed runs the printed code: Fig 12.16's loader, the ceil() of Figs 12.11-12.12\n"
-                     "and the slip of a published fix (docs/errata.md).\n" MERGE_HELP_EXAMPLE,
+    .lab = {.about =
+                "Step 4: the circular-buffer kernel of Figs 12.15-12.20; shared memory holds T elements of\n"
+                "A and T of B, and each tile refills only what the last one consumed (--tile 2 or more).\n" MERGE_HELP_M
+                    MERGE_HELP_COARSEN MERGE_HELP_TILE
+                "--printed runs the printed code: Fig 12.16's loader, the ceil() of Figs 12.11-12.12\n"
+                "and the slip of a published fix (docs/errata.md).\n" MERGE_HELP_EXAMPLE,
             .default_n = MERGE_DEFAULT_TOTAL,
             .max_n = MERGE_MAX_TOTAL,
             .max_n_why = MERGE_MAX_N_WHY},

@@ -59,8 +59,8 @@ __global__ void __launch_bounds__(MP_THREADS)
 }
 
 __global__ void __launch_bounds__(MP_THREADS)
-    merge_path_pairs_float(const int *A, const int *A_values, int m, const int *B, const int *B_values, int n,
-                           int *C, int *C_values, const int *part, int vector_ok)
+    merge_path_pairs_float(const int *A, const int *A_values, int m, const int *B, const int *B_values, int n, int *C,
+                           int *C_values, const int *part, int vector_ok)
 {
     merge_path_body(A, A_values, m, B, B_values, n, C, C_values, part, 1, MP_FLOAT, vector_ok);
 }
@@ -120,19 +120,22 @@ static const char *path_check(int64_t m, int64_t n, const merge_params *p)
 
 /* MP_THREADS and MP_ITEMS in --help, as built. */
 #define MP_STR_(x) #x
-#define MP_STR(x) MP_STR_(x)
+#define MP_STR(x)  MP_STR_(x)
 
 /* Step 6's facts for ./run and the tests (merge.h) */
 const merge_step merge_step_info = {
-    .lab = {.about = "Step 6 (beyond the book): merge path. A partition kernel co-ranks every tile boundary, then\n"
-                     "each block merges one tile of " MP_STR(MP_THREADS) " threads x " MP_STR(MP_ITEMS)
-                     " outputs, every thread's outputs in\n"
-                     "registers, stored in 16-byte writes. The shape is compile-time (MP_THREADS, MP_ITEMS in\n"
-                     "merge_path.cuh): this step takes no --block, --tile or --coarsen. Int or float keys (--type),\n"
-                     "with values unless --keys-only.\n",
-            .default_n = MERGE_DEFAULT_TOTAL,
-            .max_n = MERGE_MAX_TOTAL,
-            .max_n_why = MERGE_MAX_N_WHY},
+    .lab =
+        {.about =
+             "Step 6 (beyond the book): merge path. A partition kernel co-ranks every tile boundary, then\n"
+             "each block merges one tile of " MP_STR(MP_THREADS) " threads x " MP_STR(
+                 MP_ITEMS) " outputs, every thread's outputs in\n"
+                           "registers, stored in 16-byte writes. The shape is compile-time (MP_THREADS, MP_ITEMS in\n"
+                           "merge_path.cuh): this step takes no --block, --tile or --coarsen. Int or float keys "
+                           "(--type),\n"
+                           "with values unless --keys-only.\n",
+         .default_n = MERGE_DEFAULT_TOTAL,
+         .max_n = MERGE_MAX_TOTAL,
+         .max_n_why = MERGE_MAX_N_WHY},
     .takes = MERGE_TAKES_M | MERGE_TAKES_DIST | MERGE_TAKES_TYPE,
     .defaults = {.block = MP_THREADS, .tile = MP_TILE, .coarsen = MP_ITEMS},
     .takes_values = 1,

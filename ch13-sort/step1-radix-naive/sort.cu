@@ -48,8 +48,8 @@ __global__ void radix_sort_scatter(const unsigned int *input, const unsigned int
     if (i < N) {
         const unsigned int key = input[i];
         const unsigned int bit = (key >> iter) & 1; /* again: the scan overwrote bits[i] */
-        const unsigned int dst = printed ? printed_destination(i, bit, bits[i], bits[N], N)
-                                         : destination(i, bit, bits[i], bits[N], N);
+        const unsigned int dst =
+            printed ? printed_destination(i, bit, bits[i], bits[N], N) : destination(i, bit, bits[i], bits[N], N);
         if (dst >= N) /* our guard, not the book's: the printed index (or a wrong formula) can leave [0, N) */
             return;
         output[dst] = key;
@@ -88,8 +88,8 @@ static const char *radix_sort_iter_launch(const unsigned int *keys_in, const uns
  * reading the last one's output (sort_run, sort_host.c). */
 static const char *radix_iteration(const sort_pass *pass, const sort_ws *ws, const sort_params *p)
 {
-    return radix_sort_iter_launch(pass->keys_in, pass->values_in, pass->keys_out, pass->values_out, ws->table,
-                                  pass->n, (unsigned int)pass->index, ws->scan_temp, p);
+    return radix_sort_iter_launch(pass->keys_in, pass->values_in, pass->keys_out, pass->values_out, ws->table, pass->n,
+                                  (unsigned int)pass->index, ws->scan_temp, p);
 }
 
 /* ---- what ./run and the tests ask of this step ---------------------------- */

@@ -219,7 +219,7 @@ static const char *tile_pass(const sort_pass *pass, const sort_ws *ws, const sor
     const unsigned int tile = (unsigned int)(p->block * p->coarsen), coarsen = (unsigned int)p->coarsen;
     const unsigned int N = (unsigned int)pass->n, grid = (unsigned int)sort_ceil_div(pass->n, tile);
     radix_local_sort<<<grid, p->block, local_sort_shared(p)>>>(pass->keys_in, pass->values_in, ws->keys_local,
-                                                                ws->values_local, ws->table, N, shift, bits, coarsen);
+                                                               ws->values_local, ws->table, N, shift, bits, coarsen);
     CUDA_CHECK_LAUNCH();
     const char *why = scan_exclusive(ws->table, ws->table, ((int64_t)1 << bits) * grid, ws->scan_temp); /* Fig 13.9 */
     if (why != NULL)

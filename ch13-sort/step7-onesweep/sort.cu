@@ -8,7 +8,7 @@
 #include "sort_host.h"
 
 #define TEXT_(x) #x
-#define TEXT(x) TEXT_(x) /* a compile-time parameter's value, as text */
+#define TEXT(x)  TEXT_(x) /* a compile-time parameter's value, as text */
 
 /* keys_in (kept) to keys_out through the workspace's second buffer; the
  * look-back's tables in its words (sort_run has checked n and fitted the kernels). */
@@ -27,7 +27,7 @@ static const char *check(int64_t n, const sort_params *p)
     (void)n;
     if (p->block != ONESWEEP_THREADS)
         return "--block is fixed at " TEXT(ONESWEEP_THREADS) " in this step (ONESWEEP_THREADS in onesweep.cuh: the "
-               "tile's shape is compile-time)";
+                                                             "tile's shape is compile-time)";
     return NULL;
 }
 
@@ -54,12 +54,14 @@ static void describe(const sort_params *p, char *buf, size_t len)
 }
 
 /* Step 7's facts: one histogram pass, then one launch per 8-bit digit; a compile-time tile (sort.h). */
+/* clang-format off: the help text reads as it prints */
 const sort_step sort_step_info = {
-    .lab = {.about = "Step 7 sorts in four passes of an 8-bit digit, one launch each, after one histogram\n"
-                     "pass; a pass whose digit is the same for every key is skipped. Its tiles of "
-                     TEXT(ONESWEEP_THREADS) "\nthreads x " TEXT(ONESWEEP_KEYS_PER_THREAD)
-                     " keys are compile-time (ONESWEEP_THREADS, ONESWEEP_KEYS_PER_THREAD): --block\nmust be "
-                     TEXT(ONESWEEP_THREADS) ". --example sorts Fig 13.1's keys.\n",
+    .lab = {.about =
+                "Step 7 sorts in four passes of an 8-bit digit, one launch each, after one histogram\n"
+                "pass; a pass whose digit is the same for every key is skipped. Its tiles of " TEXT(ONESWEEP_THREADS) "\nthreads x " TEXT(
+                    ONESWEEP_KEYS_PER_THREAD) " keys are compile-time (ONESWEEP_THREADS, ONESWEEP_KEYS_PER_THREAD): "
+                                              "--block\nmust be " TEXT(ONESWEEP_THREADS) ". --example sorts Fig 13.1's "
+                                                                                         "keys.\n",
             .default_n = 1 << 24,
             .max_n = SORT_MAX_N,
             .max_n_why = SORT_MAX_N_WHY},
@@ -69,3 +71,4 @@ const sort_step sort_step_info = {
     .describe = describe,
     .sorts = {.launch = onesweep_launch},
 };
+/* clang-format on */

@@ -28,18 +28,28 @@ static inline __host__ __device__ unsigned int gen_key(int dist, uint64_t seed, 
     const uint64_t s = plan_mix64(seed * 0x2545F4914F6CDD1Dull + (uint64_t)dist);
     unsigned int k;
     switch (dist) {
-    case GEN_SORTED: k = 1u + (unsigned int)((double)pos / (double)N * 4294967294.0); break;
-    case GEN_REVERSE: k = 1u + (unsigned int)((double)(N - 1 - pos) / (double)N * 4294967294.0); break;
-    case GEN_EQUAL: k = (unsigned int)(s >> 32) | 1u; break;
-    case GEN_FEW: k = (unsigned int)(plan_mix64(s + (plan_mix64(s ^ pos) & 7)) >> 32) | 1u; break;
+    case GEN_SORTED:
+        k = 1u + (unsigned int)((double)pos / (double)N * 4294967294.0);
+        break;
+    case GEN_REVERSE:
+        k = 1u + (unsigned int)((double)(N - 1 - pos) / (double)N * 4294967294.0);
+        break;
+    case GEN_EQUAL:
+        k = (unsigned int)(s >> 32) | 1u;
+        break;
+    case GEN_FEW:
+        k = (unsigned int)(plan_mix64(s + (plan_mix64(s ^ pos) & 7)) >> 32) | 1u;
+        break;
     case GEN_ZIPF: {
         const double u = (double)(plan_mix64(s ^ pos) >> 11) * (1.0 / 9007199254740992.0); /* [0, 1) */
-        const double rank = 1.0 / (1.0 - u);                                                  /* >= 1 */
+        const double rank = 1.0 / (1.0 - u);                                               /* >= 1 */
         const unsigned int kr = rank >= 4294967295.0 ? 0xFFFFFFFFu : (unsigned int)rank;
         k = kr * 2654435761u; /* odd multiplier: a bijection, so the heavy keys land all over the key space */
         break;
     }
-    default: k = (unsigned int)(plan_mix64(s ^ pos) >> 32); break;
+    default:
+        k = (unsigned int)(plan_mix64(s ^ pos) >> 32);
+        break;
     }
     return k != 0 ? k : 1u;
 }

@@ -242,8 +242,8 @@ const char *plan_layout(const ss_plan *p, int r, int64_t part_cap, int64_t recv_
     lay_out_recv(p, r, L);
     if (L->sub_start[K] > recv_cap || L->sub_start[K] > part_cap) {
         snprintf(why, sizeof why,
-                 "rank %d's bucket holds %lld keys, more than its buffer's %lld (N/G = %.0f): the splitters missed",
-                 r, (long long)L->sub_start[K], (long long)(recv_cap < part_cap ? recv_cap : part_cap),
+                 "rank %d's bucket holds %lld keys, more than its buffer's %lld (N/G = %.0f): the splitters missed", r,
+                 (long long)L->sub_start[K], (long long)(recv_cap < part_cap ? recv_cap : part_cap),
                  (double)p->N / p->G);
         return why;
     }

@@ -45,8 +45,12 @@ int ss_have_onesweep(void)
 /* The plan's cuts as the kernels take them, on rank r. */
 static ss_cuts cuts_of(const ss_rank *r, const ss_plan *plan)
 {
-    const ss_cuts c = {.split_key = r->split_key_d, .shift = r->shift_d, .fine_base = r->fine_base_d,
-                       .split_pos = r->split_pos_d, .B = plan->B, .F = plan->F};
+    const ss_cuts c = {.split_key = r->split_key_d,
+                       .shift = r->shift_d,
+                       .fine_base = r->fine_base_d,
+                       .split_pos = r->split_pos_d,
+                       .B = plan->B,
+                       .F = plan->F};
     return c;
 }
 
@@ -97,7 +101,7 @@ static void count_buckets(ss_rank *R, int nlocal, const ss_plan *plan)
                 r->keys, r->n, r->start, r->chunk, cuts_of(r, plan), r->table_d);
             CUDA_CHECK_LAUNCH();
             scan_table_kernel<<<BF, 32, 0, r->comm_stream>>>(r->table_d, r->cols, r->row_prefix_d,
-                                                            r->counts_d + (size_t)r->rank * BF);
+                                                             r->counts_d + (size_t)r->rank * BF);
             CUDA_CHECK_LAUNCH();
         } else {
             CUDA_CHECK(cudaMemsetAsync(r->counts_d + (size_t)r->rank * BF, 0, sizeof(uint64_t) * BF, r->comm_stream));
@@ -113,8 +117,10 @@ static const char *check_chunks(const ss_config *c, const ss_layout *L, int r)
     for (int j = 0; j < c->K; j++) {
         const int64_t m = L->sub_start[j + 1] - L->sub_start[j];
         if (m > room || (c->local == SS_LOCAL_ONESWEEP && m > ONESWEEP_MAX_N)) {
-            snprintf(why, sizeof why, "rank %d's chunk %d holds %lld keys, more than its local sort takes (%lld): the "
-                     "splitters missed", r, j, (long long)m, (long long)room);
+            snprintf(why, sizeof why,
+                     "rank %d's chunk %d holds %lld keys, more than its local sort takes (%lld): the "
+                     "splitters missed",
+                     r, j, (long long)m, (long long)room);
             return why;
         }
     }
@@ -170,9 +176,9 @@ static void scatter_buckets(ss_rank *R, int nlocal, const ss_config *c, const ss
         CUDA_CHECK(cudaSetDevice(r->device));
         CUDA_CHECK(cudaEventRecord(r->ev_scatter_begin, r->comm_stream));
         if (r->cols > 0 && c->with_values) {
-            scatter_pairs_kernel<<<r->cols, SS_BLOCK, shared, r->comm_stream>>>(r->keys, r->values, r->part_k, r->part_v,
-                                                                               r->n, r->start, r->chunk, cuts_of(r, plan),
-                                                                               r->row_prefix_d, r->send_off_d);
+            scatter_pairs_kernel<<<r->cols, SS_BLOCK, shared, r->comm_stream>>>(
+                r->keys, r->values, r->part_k, r->part_v, r->n, r->start, r->chunk, cuts_of(r, plan), r->row_prefix_d,
+                r->send_off_d);
             CUDA_CHECK_LAUNCH();
         } else if (r->cols > 0) {
             scatter_keys_kernel<<<r->cols, SS_BLOCK, shared, r->comm_stream>>>(
@@ -216,7 +222,8 @@ static const char *sort_chunk(ss_rank *r, const ss_config *c, const ss_plan *pla
     if (in_a) { /* the run is in part */
         CUDA_CHECK(cudaMemcpyAsync(Z, A, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice, r->sort_stream));
         if (Av != NULL)
-            CUDA_CHECK(cudaMemcpyAsync(Zv, Av, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice, r->sort_stream));
+            CUDA_CHECK(
+                cudaMemcpyAsync(Zv, Av, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice, r->sort_stream));
     }
     return NULL;
 }
@@ -255,8 +262,8 @@ static const char *sort_one_bucket(ss_rank *R, const ss_config *c, ss_plan *plan
     free(counts);
     const char *why = plan_layout(plan, 0, R->cap, R->cap, R->layout);
     CUDA_CHECK(cudaSetDevice(R->device));
-    cudaEvent_t marks[] = {R->ev_begin, R->ev_scatter_begin, R->ev_scatter_end, R->ev_round[0], R->ev_rounds_end,
-                           R->ev_sort_begin[0]};
+    cudaEvent_t marks[] = {R->ev_begin,    R->ev_scatter_begin, R->ev_scatter_end,
+                           R->ev_round[0], R->ev_rounds_end,    R->ev_sort_begin[0]};
     for (size_t e = 0; e < sizeof marks / sizeof marks[0]; e++)
         CUDA_CHECK(cudaEventRecord(marks[e], R->comm_stream));
     CUDA_CHECK(cudaStreamWaitEvent(R->sort_stream, R->ev_sort_begin[0], 0));

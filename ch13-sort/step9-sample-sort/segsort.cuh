@@ -43,9 +43,10 @@ struct ss_segsort {
     int *npieces;                   /* [K][2] */
     unsigned int *tiles;            /* [K][2] */
     int64_t *seg_out_h, *seg_out_d; /* [K][F + 1]: segment f of chunk j at Z + seg_out[f] */
-    unsigned int *zeroed_d;         /* tile counters [ONESWEEP_PASSES], histograms [F][ONESWEEP_PASSES][ONESWEEP_RADIX], status */
-    unsigned int *starts_d;         /* [F][ONESWEEP_PASSES][ONESWEEP_RADIX]: digit d's first place in pass p of segment f */
-    size_t zeroed_words;            /* room for the zeroed part */
+    unsigned int
+        *zeroed_d; /* tile counters [ONESWEEP_PASSES], histograms [F][ONESWEEP_PASSES][ONESWEEP_RADIX], status */
+    unsigned int *starts_d; /* [F][ONESWEEP_PASSES][ONESWEEP_RADIX]: digit d's first place in pass p of segment f */
+    size_t zeroed_words;    /* room for the zeroed part */
 };
 
 #define SEG_COUNTERS 64 /* words for the tile counters: the histograms start 256-byte aligned */
@@ -130,11 +131,13 @@ typedef struct {
  * digits' places those of the segment. */
 static __device__ __forceinline__ void seg_pass(const seg_pass_args a, const unsigned int pass, const int has_values)
 {
-    extern __shared__ unsigned int s_tile[];       /* the tile sorted by digit: keys [ONESWEEP_TILE], values [ONESWEEP_TILE] */
+    extern __shared__ unsigned int
+        s_tile[]; /* the tile sorted by digit: keys [ONESWEEP_TILE], values [ONESWEEP_TILE] */
     __shared__ unsigned int s_warp[ONESWEEP_WARPS * ONESWEEP_RADIX]; /* [warp][digit]: counts, then where its keys go */
     __shared__ unsigned int s_offset[ONESWEEP_RADIX], s_scan[ONESWEEP_RADIX / 32], s_tile_id;
     __shared__ ss_piece s_piece;
-    const unsigned int shift = pass * ONESWEEP_DIGIT_BITS, d = threadIdx.x; /* d: this thread's digit, if < ONESWEEP_RADIX */
+    const unsigned int shift = pass * ONESWEEP_DIGIT_BITS,
+                       d = threadIdx.x; /* d: this thread's digit, if < ONESWEEP_RADIX */
     const unsigned int tile = onesweep_take_tile(a.tile_counter + pass, &s_tile_id);
     if (threadIdx.x == 0)
         s_piece = a.pieces[piece_of(a.pieces, a.npieces, tile)];
@@ -143,8 +146,10 @@ static __device__ __forceinline__ void seg_pass(const seg_pass_args a, const uns
     const unsigned int chain = tile - p.seg_first_tile; /* this tile's place in its segment's chain */
     const int64_t base = p.from + (int64_t)(tile - p.first_tile) * ONESWEEP_TILE;
     const unsigned int valid = min((unsigned int)ONESWEEP_TILE, p.len - (tile - p.first_tile) * ONESWEEP_TILE);
-    unsigned int *status = a.status + pass * ONESWEEP_LOOKBACK_WORDS(a.tiles) + (size_t)p.seg_first_tile * ONESWEEP_RADIX;
-    const unsigned int bucket = d < ONESWEEP_RADIX ? a.starts[((size_t)p.seg * ONESWEEP_PASSES + pass) * ONESWEEP_RADIX + d] : 0;
+    unsigned int *status =
+        a.status + pass * ONESWEEP_LOOKBACK_WORDS(a.tiles) + (size_t)p.seg_first_tile * ONESWEEP_RADIX;
+    const unsigned int bucket =
+        d < ONESWEEP_RADIX ? a.starts[((size_t)p.seg * ONESWEEP_PASSES + pass) * ONESWEEP_RADIX + d] : 0;
     unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD];
     onesweep_load_tile(a.keys_in + base, 0, valid, key, 0xffffffffu); /* padding: digit 255, ranked last */
     const unsigned int count = onesweep_count_digits(key, shift, s_warp);
@@ -168,7 +173,8 @@ static __device__ __forceinline__ void seg_pass(const seg_pass_args a, const uns
     if (d < ONESWEEP_RADIX) /* the chunk-relative place of the tile's key i of digit d: s_offset[d] + i */
         s_offset[d] = bucket + onesweep_look_back(status, chain, d, real) - start;
     __syncthreads();
-    onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, valid, a.m, a.keys_out, a.values_out, has_values);
+    onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, valid, a.m, a.keys_out, a.values_out,
+                          has_values);
 }
 
 __global__ __launch_bounds__(ONESWEEP_THREADS, ONESWEEP_MIN_BLOCKS) void seg_pass_keys(const seg_pass_args a,
@@ -195,7 +201,8 @@ static unsigned int seg_passes(unsigned int bits)
 static size_t seg_zeroed_words(int64_t room, int pieces, int F)
 {
     const size_t tiles = (size_t)((room + ONESWEEP_TILE - 1) / ONESWEEP_TILE) + (size_t)pieces;
-    return SEG_COUNTERS + (size_t)F * ONESWEEP_PASSES * ONESWEEP_RADIX + ONESWEEP_PASSES * ONESWEEP_LOOKBACK_WORDS(tiles);
+    return SEG_COUNTERS + (size_t)F * ONESWEEP_PASSES * ONESWEEP_RADIX +
+           ONESWEEP_PASSES * ONESWEEP_LOOKBACK_WORDS(tiles);
 }
 
 /* Appends a piece of len keys at `from` of segment seg; returns the tiles it adds. */
@@ -206,8 +213,8 @@ static unsigned int add_piece(ss_piece *list, int *n, int64_t from, int64_t len,
         return 0;
     if (*seg_first == UINT32_MAX)
         *seg_first = tiles_before;
-    list[*n] = (ss_piece){.from = from, .len = (unsigned int)len, .first_tile = tiles_before, .seg = seg,
-                          .seg_first_tile = *seg_first};
+    list[*n] = (ss_piece){
+        .from = from, .len = (unsigned int)len, .first_tile = tiles_before, .seg = seg, .seg_first_tile = *seg_first};
     (*n)++;
     return (unsigned int)((len + ONESWEEP_TILE - 1) / ONESWEEP_TILE);
 }
@@ -259,8 +266,10 @@ static const char *seg_sort_chunk(ss_rank *r, const ss_config *c, const ss_plan 
     const int64_t at = L->sub_start[j], m = L->sub_start[j + 1] - at;
     unsigned int *A = r->keys + at, *Z = r->part_k + at;
     unsigned int *Av = pairs ? r->values + at : NULL, *Zv = pairs ? r->part_v + at : NULL;
-    const unsigned int passes = seg_passes(bits), tiles = t->tiles[2 * j] > t->tiles[2 * j + 1] ? t->tiles[2 * j] : t->tiles[2 * j + 1];
-    const size_t zeroed = SEG_COUNTERS + (size_t)F * ONESWEEP_PASSES * ONESWEEP_RADIX + passes * ONESWEEP_LOOKBACK_WORDS(tiles);
+    const unsigned int passes = seg_passes(bits),
+                       tiles = t->tiles[2 * j] > t->tiles[2 * j + 1] ? t->tiles[2 * j] : t->tiles[2 * j + 1];
+    const size_t zeroed =
+        SEG_COUNTERS + (size_t)F * ONESWEEP_PASSES * ONESWEEP_RADIX + passes * ONESWEEP_LOOKBACK_WORDS(tiles);
     if (zeroed > t->zeroed_words)
         return "a chunk has more tiles than its sort's tables were made for: the splitters missed";
     unsigned int *hist = t->zeroed_d + SEG_COUNTERS, *status = hist + (size_t)F * ONESWEEP_PASSES * ONESWEEP_RADIX;
@@ -269,17 +278,25 @@ static const char *seg_sort_chunk(ss_rank *r, const ss_config *c, const ss_plan 
     int sms = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, r->device));
     const unsigned int hist_blocks = t->tiles[2 * j] < (unsigned int)sms * 4 ? t->tiles[2 * j] : (unsigned int)sms * 4;
-    seg_histograms_kernel<<<hist_blocks, ONESWEEP_HISTOGRAM_THREADS, 0, r->sort_stream>>>(A, pieces0, t->npieces[2 * j],
-                                                                                 t->tiles[2 * j], passes, hist);
+    seg_histograms_kernel<<<hist_blocks, ONESWEEP_HISTOGRAM_THREADS, 0, r->sort_stream>>>(
+        A, pieces0, t->npieces[2 * j], t->tiles[2 * j], passes, hist);
     CUDA_CHECK_LAUNCH();
-    seg_plan_kernel<<<F, ONESWEEP_RADIX, 0, r->sort_stream>>>(hist, t->seg_out_d + (size_t)j * (F + 1), passes, t->starts_d);
+    seg_plan_kernel<<<F, ONESWEEP_RADIX, 0, r->sort_stream>>>(hist, t->seg_out_d + (size_t)j * (F + 1), passes,
+                                                              t->starts_d);
     CUDA_CHECK_LAUNCH();
     for (unsigned int p = 0; p < passes; p++) {
         const int later = p > 0;
-        seg_pass_args a = {.keys_in = p % 2 ? Z : A, .values_in = p % 2 ? Zv : Av, .keys_out = p % 2 ? A : Z,
-                           .values_out = p % 2 ? Av : Zv, .pieces = pieces0 + (later ? t->max_pieces : 0),
-                           .starts = t->starts_d, .tile_counter = t->zeroed_d, .status = status,
-                           .npieces = t->npieces[2 * j + later], .m = (unsigned int)m, .tiles = tiles};
+        seg_pass_args a = {.keys_in = p % 2 ? Z : A,
+                           .values_in = p % 2 ? Zv : Av,
+                           .keys_out = p % 2 ? A : Z,
+                           .values_out = p % 2 ? Av : Zv,
+                           .pieces = pieces0 + (later ? t->max_pieces : 0),
+                           .starts = t->starts_d,
+                           .tile_counter = t->zeroed_d,
+                           .status = status,
+                           .npieces = t->npieces[2 * j + later],
+                           .m = (unsigned int)m,
+                           .tiles = tiles};
         const unsigned int grid = t->tiles[2 * j + later];
         const size_t shared = sizeof(unsigned int) * ONESWEEP_TILE * (pairs ? 2 : 1);
         if (pairs)
@@ -291,7 +308,8 @@ static const char *seg_sort_chunk(ss_rank *r, const ss_config *c, const ss_plan 
     if (passes % 2 == 0) { /* the last pass wrote A: the run is in Z */
         CUDA_CHECK(cudaMemcpyAsync(Z, A, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice, r->sort_stream));
         if (pairs)
-            CUDA_CHECK(cudaMemcpyAsync(Zv, Av, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice, r->sort_stream));
+            CUDA_CHECK(
+                cudaMemcpyAsync(Zv, Av, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice, r->sort_stream));
     }
     return NULL;
 }
@@ -330,8 +348,11 @@ static const char *seg_setup(ss_rank *r, const ss_config *c, int64_t room, void 
     t->zeroed_d = (unsigned int *)take(r, sizeof(unsigned int) * t->zeroed_words);
     t->starts_d = (unsigned int *)take(r, sizeof(unsigned int) * (size_t)F * ONESWEEP_PASSES * ONESWEEP_RADIX);
     r->segsort = t;
-    const char *why = lab_fit_kernel((const void *)seg_pass_keys, ONESWEEP_THREADS, sizeof(unsigned int) * ONESWEEP_TILE);
-    return why != NULL ? why : lab_fit_kernel((const void *)seg_pass_pairs, ONESWEEP_THREADS, 2 * sizeof(unsigned int) * ONESWEEP_TILE);
+    const char *why =
+        lab_fit_kernel((const void *)seg_pass_keys, ONESWEEP_THREADS, sizeof(unsigned int) * ONESWEEP_TILE);
+    return why != NULL ? why
+                       : lab_fit_kernel((const void *)seg_pass_pairs, ONESWEEP_THREADS,
+                                        2 * sizeof(unsigned int) * ONESWEEP_TILE);
 }
 
 static void seg_teardown(ss_rank *r)

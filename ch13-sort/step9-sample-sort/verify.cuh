@@ -10,10 +10,20 @@
 #define SS_VERIFY_CUH
 
 enum { /* check_d slots */
-    CK_INVERSIONS, CK_FIRST_INVERSION, CK_UNSTABLE, CK_FIRST_UNSTABLE, CK_OUTSIDE, CK_FIRST_OUTSIDE,
-    CK_IN_KEYS, CK_IN_PAIRS, CK_IN_COUNT, CK_OUT_KEYS, CK_OUT_PAIRS, CK_OUT_COUNT, /* summed over ranks */
-    CK_EDGE, /* 5 slots: n, first key, first value, last key, last value; then G x 5 gathered */
-    CK_SLOTS = CK_EDGE + 5
+       CK_INVERSIONS,
+       CK_FIRST_INVERSION,
+       CK_UNSTABLE,
+       CK_FIRST_UNSTABLE,
+       CK_OUTSIDE,
+       CK_FIRST_OUTSIDE,
+       CK_IN_KEYS,
+       CK_IN_PAIRS,
+       CK_IN_COUNT,
+       CK_OUT_KEYS,
+       CK_OUT_PAIRS,
+       CK_OUT_COUNT, /* summed over ranks */
+       CK_EDGE,      /* 5 slots: n, first key, first value, last key, last value; then G x 5 gathered */
+       CK_SLOTS = CK_EDGE + 5
 };
 
 static size_t ss_check_bytes(int G)
@@ -147,8 +157,8 @@ static void check_run(ss_rank *r, const ss_config *c, const ss_plan *plan, const
     CUDA_CHECK(cudaMemcpyAsync(d, init, sizeof init, cudaMemcpyHostToDevice, r->comm_stream));
     if (r->run_n > 0) {
         check_run_kernel<<<1024, 256, 0, r->comm_stream>>>(r->run_k, v, r->run_n, r->split_key_d, r->split_pos_d,
-                                                           plan->B - 1, r->rank * c->K, (r->rank + 1) * c->K,
-                                                           positions, d);
+                                                           plan->B - 1, r->rank * c->K, (r->rank + 1) * c->K, positions,
+                                                           d);
         CUDA_CHECK_LAUNCH();
         hash_kernel<<<1024, 256, 0, r->comm_stream>>>(r->run_k, v, r->run_n, d + CK_OUT_KEYS);
         CUDA_CHECK_LAUNCH();
@@ -170,14 +180,15 @@ static int report_run(const ss_rank *r, const ss_config *c, const ss_plan *plan,
     static const struct {
         int count, first;
         const char *what;
-    } kinds[] = {{.count = CK_INVERSIONS, .first = CK_FIRST_INVERSION, .what = "keys out of order"},
-                 {.count = CK_UNSTABLE, .first = CK_FIRST_UNSTABLE, .what = "equal keys out of input order (not stable)"},
-                 {.count = CK_OUTSIDE, .first = CK_FIRST_OUTSIDE, .what = "keys outside its splitters"}};
+    } kinds[] = {
+        {.count = CK_INVERSIONS, .first = CK_FIRST_INVERSION, .what = "keys out of order"},
+        {.count = CK_UNSTABLE, .first = CK_FIRST_UNSTABLE, .what = "equal keys out of input order (not stable)"},
+        {.count = CK_OUTSIDE, .first = CK_FIRST_OUTSIDE, .what = "keys outside its splitters"}};
     for (int k = 0; k < 3; k++)
         if (h[kinds[k].count])
             fails++, printf("  FAIL GPU %d: %llu %s, the first at index %llu%s\n", r->rank,
-                            (unsigned long long)h[kinds[k].count], kinds[k].what,
-                            (unsigned long long)h[kinds[k].first], lab_todo_note());
+                            (unsigned long long)h[kinds[k].count], kinds[k].what, (unsigned long long)h[kinds[k].first],
+                            lab_todo_note());
     if ((int64_t)h[CK_EDGE] != plan_received(plan, r->rank))
         fails++, printf("  FAIL GPU %d: holds %llu keys, the plan sent it %lld (keys lost or duplicated on it)\n",
                         r->rank, (unsigned long long)h[CK_EDGE], (long long)plan_received(plan, r->rank));

@@ -81,13 +81,13 @@ static inline __host__ __device__ reduce_t reduce_identity(reduce_kind k)
  * global memory ORs in the 128-byte segments it touches (relative to base, the
  * input: N <= 2048 floats is at most 64 segments), and the first
  * REDUCE_EXAMPLE_THREADS threads note which elements they read and wrote. */
-#define REDUCE_SLOTS 12
-#define REDUCE_ACCESSES 3 /* the two elements an active thread combines, and the one it writes */
+#define REDUCE_SLOTS           12
+#define REDUCE_ACCESSES        3 /* the two elements an active thread combines, and the one it writes */
 #define REDUCE_EXAMPLE_THREADS 32
-#define REDUCE_EXAMPLE_MAX_N (2 * REDUCE_EXAMPLE_THREADS)
+#define REDUCE_EXAMPLE_MAX_N   (2 * REDUCE_EXAMPLE_THREADS)
 typedef struct {
-    unsigned long long base; /* set by the host: the input's address */
-    unsigned int lanes[REDUCE_SLOTS][REDUCE_MAX_BLOCK / 32];                            /* active lanes per warp */
+    unsigned long long base;                                 /* set by the host: the input's address */
+    unsigned int lanes[REDUCE_SLOTS][REDUCE_MAX_BLOCK / 32]; /* active lanes per warp */
     unsigned long long segments[REDUCE_SLOTS][REDUCE_ACCESSES][REDUCE_MAX_BLOCK / 32]; /* per access, per warp */
     unsigned long long out_requests; /* after the tree: thread 0's global read of the result and write of *output */
     /* per slot, thread and access: 1 + i for input[i], -(1 + i) for the i-th element of shared memory, 0 none */
@@ -103,7 +103,7 @@ typedef struct {
     int coarsen; /* COARSE_FACTOR (Fig 10.15): each thread combines 2*coarsen elements first (steps 5-8) */
     int variant; /* steps 6-8: which form, 1 or 2 (0: the first) */
     reduce_counters *counters; /* --analyze, --example (steps 1-3): device counters; else NULL */
-    int64_t per_thread; /* out: the most elements one thread combines in sequence before the tree */
+    int64_t per_thread;        /* out: the most elements one thread combines in sequence before the tree */
 } reduce_params;
 
 /* Each step: *output_d = the reduction of input_d[0, n), all in device
@@ -132,13 +132,13 @@ typedef enum {
  * prints. For a REDUCE_SECTION row, label is the heading. */
 typedef struct reduce_book reduce_book;
 typedef struct {
-    const reduce_book *book;   /* the figure it is about */
+    const reduce_book *book; /* the figure it is about */
     reduce_metric metric;
-    const char *label;         /* what is counted */
-    const char *formula;       /* the book's formula (NULL when it gives none) */
+    const char *label;              /* what is counted */
+    const char *formula;            /* the book's formula (NULL when it gives none) */
     double (*formula_at)(double n); /* its value at N (formulas count N/64 whole warps: N >= 64) */
-    const char *at_256, *at_2048; /* the number the book prints at N = 256, N = 2048 (NULL: none) */
-    const char *remark;           /* printed at any other N, or where the book gives words (NULL: none) */
+    const char *at_256, *at_2048;   /* the number the book prints at N = 256, N = 2048 (NULL: none) */
+    const char *remark;             /* printed at any other N, or where the book gives words (NULL: none) */
 } reduce_book_row;
 
 /* What --analyze makes of the counters (reduce_analyze_counts): per time step
@@ -182,8 +182,8 @@ enum {
     REDUCE_TAKES_ONE_BLOCK = REDUCE_TAKES_DIST | REDUCE_TAKES_OP | REDUCE_TAKES_TYPE | REDUCE_TAKES_BLOCK |
                              REDUCE_TAKES_ANALYZE | REDUCE_TAKES_EXAMPLE,
     /* one segment per block (steps 4-5 add --coarsen from step 5) */
-    REDUCE_TAKES_SEGMENTS = REDUCE_TAKES_DIST | REDUCE_TAKES_OP | REDUCE_TAKES_TYPE | REDUCE_TAKES_BLOCK |
-                            REDUCE_TAKES_GRID,
+    REDUCE_TAKES_SEGMENTS =
+        REDUCE_TAKES_DIST | REDUCE_TAKES_OP | REDUCE_TAKES_TYPE | REDUCE_TAKES_BLOCK | REDUCE_TAKES_GRID,
     /* the grid-stride steps 6-8 */
     REDUCE_TAKES_GRID_STRIDE = REDUCE_TAKES_SEGMENTS | REDUCE_TAKES_COARSEN | REDUCE_TAKES_VARIANT
 };

@@ -13,7 +13,7 @@
 #include "reduce_ref.h"
 #include "report.h"
 
-#define EXAMPLE_N 16     /* --example's default: the book's pictures have 16 elements */
+#define EXAMPLE_N     16 /* --example's default: the book's pictures have 16 elements */
 #define EXAMPLE_MAX_N 32 /* one row per time step must fit a terminal */
 
 static const char *const chapter_help =
@@ -106,8 +106,8 @@ static int run_one(const lab_run *run, const reduce_args *a, int64_t n, reduce_p
     /* the timed runs launch with what this run resolved (steps 1 and 2 work on their own leftovers: same work) */
     const lab_timing t = lab_time_device(launch, &w, run->reps);
     params_text(a, &w.p, params, sizeof params);
-    const lab_result r = {.step = lab_step_name, .params = params, .n = n, .bytes = 4.0 * (double)n, .time = t,
-                          .pass = pass};
+    const lab_result r = {
+        .step = lab_step_name, .params = params, .n = n, .bytes = 4.0 * (double)n, .time = t, .pass = pass};
     lab_print_result(run, &r);
     if (!pass && !run->csv)
         print_failure(run, detail);
@@ -128,8 +128,7 @@ typedef struct {
 } instrumented;
 
 /* Runs the step once on a fresh input with counters; 0, or LAB_EXIT_USAGE when it cannot run. */
-static int instrumented_run(const lab_run *run, const reduce_args *a, int64_t n, reduce_params p,
-                            instrumented *r)
+static int instrumented_run(const lab_run *run, const reduce_args *a, int64_t n, reduce_params p, instrumented *r)
 {
     r->x = make_input(run, a, p.kind, n, &r->ref);
     void *input_d = lab_dev_upload(r->x, sizeof(reduce_t) * (size_t)n, "input_d");
@@ -330,30 +329,57 @@ static void parse_args(int argc, char **argv, lab_run *run, reduce_args *a)
     a->dist = "digits";
     a->variant = "";
     const lab_opt opts[] = {
-        lab_opt_if(t & REDUCE_TAKES_DIST, (lab_opt){.name = "--dist", .kind = LAB_ARG_NAME, .at = &a->dist,
-                                                    .names = reduce_dists, .metavar = "D",
+        lab_opt_if(t & REDUCE_TAKES_DIST, (lab_opt){.name = "--dist",
+                                                    .kind = LAB_ARG_NAME,
+                                                    .at = &a->dist,
+                                                    .names = reduce_dists,
+                                                    .metavar = "D",
                                                     .help = "input distribution"}),
-        lab_opt_if(t & REDUCE_TAKES_TYPE, (lab_opt){.name = "--type", .kind = LAB_ARG_NAME, .at = &a->type,
-                                                    .names = reduce_types_taken(s), .metavar = "T",
+        lab_opt_if(t & REDUCE_TAKES_TYPE, (lab_opt){.name = "--type",
+                                                    .kind = LAB_ARG_NAME,
+                                                    .at = &a->type,
+                                                    .names = reduce_types_taken(s),
+                                                    .metavar = "T",
                                                     .help = "element type"}),
-        lab_opt_if(t & REDUCE_TAKES_OP, (lab_opt){.name = "--op", .kind = LAB_ARG_NAME, .at = &a->op,
-                                                  .names = reduce_ops_taken(s), .metavar = "OP",
+        lab_opt_if(t & REDUCE_TAKES_OP, (lab_opt){.name = "--op",
+                                                  .kind = LAB_ARG_NAME,
+                                                  .at = &a->op,
+                                                  .names = reduce_ops_taken(s),
+                                                  .metavar = "OP",
                                                   .help = "operator"}),
-        lab_opt_if(t & REDUCE_TAKES_BLOCK, (lab_opt){.name = "--block", .kind = LAB_ARG_INT, .at = &a->p.block,
-                                                     .lo = 1, .hi = REDUCE_MAX_BLOCK, .metavar = "B",
+        lab_opt_if(t & REDUCE_TAKES_BLOCK, (lab_opt){.name = "--block",
+                                                     .kind = LAB_ARG_INT,
+                                                     .at = &a->p.block,
+                                                     .lo = 1,
+                                                     .hi = REDUCE_MAX_BLOCK,
+                                                     .metavar = "B",
                                                      .help = "threads per block"}),
-        lab_opt_if(t & REDUCE_TAKES_GRID, (lab_opt){.name = "--grid", .kind = LAB_ARG_INT, .at = &a->p.grid,
-                                                    .lo = 0, .metavar = "G",
+        lab_opt_if(t & REDUCE_TAKES_GRID, (lab_opt){.name = "--grid",
+                                                    .kind = LAB_ARG_INT,
+                                                    .at = &a->p.grid,
+                                                    .lo = 0,
+                                                    .metavar = "G",
                                                     .help = "blocks, 0 = derived from the size"}),
-        lab_opt_if(t & REDUCE_TAKES_COARSEN, (lab_opt){.name = "--coarsen", .kind = LAB_ARG_INT,
-                                                       .at = &a->p.coarsen, .lo = 1, .hi = 1 << 20, .metavar = "C",
+        lab_opt_if(t & REDUCE_TAKES_COARSEN, (lab_opt){.name = "--coarsen",
+                                                       .kind = LAB_ARG_INT,
+                                                       .at = &a->p.coarsen,
+                                                       .lo = 1,
+                                                       .hi = 1 << 20,
+                                                       .metavar = "C",
                                                        .help = "elements per thread"}),
-        lab_opt_if(t & REDUCE_TAKES_VARIANT, (lab_opt){.name = "--variant", .kind = LAB_ARG_NAME,
-                                                       .at = &a->variant, .names = s->lab.variants,
-                                                       .metavar = "V", .help = "the step's form"}),
-        lab_opt_if(t & REDUCE_TAKES_EXAMPLE, (lab_opt){.name = "--example", .kind = LAB_ARG_FLAG, .at = &a->example,
+        lab_opt_if(t & REDUCE_TAKES_VARIANT, (lab_opt){.name = "--variant",
+                                                       .kind = LAB_ARG_NAME,
+                                                       .at = &a->variant,
+                                                       .names = s->lab.variants,
+                                                       .metavar = "V",
+                                                       .help = "the step's form"}),
+        lab_opt_if(t & REDUCE_TAKES_EXAMPLE, (lab_opt){.name = "--example",
+                                                       .kind = LAB_ARG_FLAG,
+                                                       .at = &a->example,
                                                        .help = "replay the book's worked example with a trace"}),
-        lab_opt_if(t & REDUCE_TAKES_ANALYZE, (lab_opt){.name = "--analyze", .kind = LAB_ARG_FLAG, .at = &a->analyze,
+        lab_opt_if(t & REDUCE_TAKES_ANALYZE, (lab_opt){.name = "--analyze",
+                                                       .kind = LAB_ARG_FLAG,
+                                                       .at = &a->analyze,
                                                        .help = "instrumented counts beside the book's analysis"}),
     };
     lab_parse_step(argc, argv, &s->lab, chapter_help, 20, opts, (int)(sizeof opts / sizeof opts[0]), run);

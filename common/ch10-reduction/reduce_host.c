@@ -204,17 +204,50 @@ int reduce_example_picture(const reduce_counters *c, int strides_double, int64_t
 /* ---- sections 10.4-10.6: the book's analysis of its single-block kernels ----- */
 
 /* The book counts whole warps: N/64 of them, each owning 64 elements (N >= 64). */
-static double fig_10_6_warp_steps(double n) { return 5 * (n / 64) + (n / 64 - 1); }
-static double fig_10_6_lanes(double n) { return 32 * fig_10_6_warp_steps(n); }
-static double fig_10_6_efficiency(double n) { return (n - 1) / fig_10_6_lanes(n); }
-static double fig_10_6_requests(double n) { return 3 * (12 * (n / 64) - 1); }
-static double fig_10_9_warp_steps(double n) { return (2 * (n / 64) - 1) + 5; }
-static double fig_10_9_lanes(double n) { return 32 * fig_10_9_warp_steps(n); }
-static double fig_10_9_efficiency(double n) { return (n - 1) / fig_10_9_lanes(n); }
-static double fig_10_9_requests(double n) { return 3 * (2 * (n / 64) + 4); }
-static double results(double n) { return n - 1; }
-static double loads(double n) { return n / 32; }
-static double loads_and_output(double n) { return n / 32 + 1; }
+static double fig_10_6_warp_steps(double n)
+{
+    return 5 * (n / 64) + (n / 64 - 1);
+}
+static double fig_10_6_lanes(double n)
+{
+    return 32 * fig_10_6_warp_steps(n);
+}
+static double fig_10_6_efficiency(double n)
+{
+    return (n - 1) / fig_10_6_lanes(n);
+}
+static double fig_10_6_requests(double n)
+{
+    return 3 * (12 * (n / 64) - 1);
+}
+static double fig_10_9_warp_steps(double n)
+{
+    return (2 * (n / 64) - 1) + 5;
+}
+static double fig_10_9_lanes(double n)
+{
+    return 32 * fig_10_9_warp_steps(n);
+}
+static double fig_10_9_efficiency(double n)
+{
+    return (n - 1) / fig_10_9_lanes(n);
+}
+static double fig_10_9_requests(double n)
+{
+    return 3 * (2 * (n / 64) + 4);
+}
+static double results(double n)
+{
+    return n - 1;
+}
+static double loads(double n)
+{
+    return n / 32;
+}
+static double loads_and_output(double n)
+{
+    return n / 32 + 1;
+}
 
 static const char *const divergence = "Section 10.4, minimizing control divergence";
 static const char *const memory_divergence =
@@ -222,53 +255,111 @@ static const char *const memory_divergence =
 static const char *const not_counted = "(not counted by the book)";
 
 /* Count by count, what the book says of each figure; --analyze prints a figure's rows in this order. */
-#define F6 &reduce_fig_10_6
-#define F9 &reduce_fig_10_9
+#define F6  &reduce_fig_10_6
+#define F9  &reduce_fig_10_9
 #define F11 &reduce_fig_10_11
 const reduce_book_row reduce_book_rows[] = {
     {.book = F6, .metric = REDUCE_SECTION, .label = divergence},
     {.book = F9, .metric = REDUCE_SECTION, .label = divergence},
-    {.book = F11, .metric = REDUCE_SECTION,
+    {.book = F11,
+     .metric = REDUCE_SECTION,
      .label = "Section 10.4's counts for this kernel (the book gives none: its tree is Fig 10.9's)"},
-    {.book = F6, .metric = REDUCE_WARP_STEPS, .label = "warps active, summed over time steps",
-     .formula = "N/64*5 + N/64*1/2 + ... + 1", .formula_at = fig_10_6_warp_steps},
-    {.book = F9, .metric = REDUCE_WARP_STEPS, .label = "warps active, summed over time steps",
-     .formula = "N/64 + N/64*1/2 + ... + 1 + 5*1", .formula_at = fig_10_9_warp_steps},
-    {.book = F11, .metric = REDUCE_WARP_STEPS, .label = "warps active, summed over time steps",
-     .formula = "as Fig 10.9's: N/64 + ... + 1 + 5*1", .formula_at = fig_10_9_warp_steps},
-    {.book = F6, .metric = REDUCE_LANES_CONSUMED, .label = "execution resources consumed (x 32 lanes)",
-     .formula = "(the line above) x 32", .formula_at = fig_10_6_lanes, .at_256 = "736"},
-    {.book = F9, .metric = REDUCE_LANES_CONSUMED, .label = "execution resources consumed (x 32 lanes)",
-     .formula = "(the line above) x 32", .formula_at = fig_10_9_lanes, .at_256 = "384"},
-    {.book = F6, .metric = REDUCE_RESULTS, .label = "results committed by active threads",
-     .formula = "N/64*(32+16+8+4+2+1) + N/64*1/2 + .. + 1", .formula_at = results, .at_256 = "255"},
-    {.book = F9, .metric = REDUCE_RESULTS, .label = "results committed by active threads",
-     .formula = "as Fig 10.6's: N - 1", .formula_at = results, .at_256 = "255"},
-    {.book = F11, .metric = REDUCE_RESULTS, .label = "results committed by active threads", .formula = "N - 1",
+    {.book = F6,
+     .metric = REDUCE_WARP_STEPS,
+     .label = "warps active, summed over time steps",
+     .formula = "N/64*5 + N/64*1/2 + ... + 1",
+     .formula_at = fig_10_6_warp_steps},
+    {.book = F9,
+     .metric = REDUCE_WARP_STEPS,
+     .label = "warps active, summed over time steps",
+     .formula = "N/64 + N/64*1/2 + ... + 1 + 5*1",
+     .formula_at = fig_10_9_warp_steps},
+    {.book = F11,
+     .metric = REDUCE_WARP_STEPS,
+     .label = "warps active, summed over time steps",
+     .formula = "as Fig 10.9's: N/64 + ... + 1 + 5*1",
+     .formula_at = fig_10_9_warp_steps},
+    {.book = F6,
+     .metric = REDUCE_LANES_CONSUMED,
+     .label = "execution resources consumed (x 32 lanes)",
+     .formula = "(the line above) x 32",
+     .formula_at = fig_10_6_lanes,
+     .at_256 = "736"},
+    {.book = F9,
+     .metric = REDUCE_LANES_CONSUMED,
+     .label = "execution resources consumed (x 32 lanes)",
+     .formula = "(the line above) x 32",
+     .formula_at = fig_10_9_lanes,
+     .at_256 = "384"},
+    {.book = F6,
+     .metric = REDUCE_RESULTS,
+     .label = "results committed by active threads",
+     .formula = "N/64*(32+16+8+4+2+1) + N/64*1/2 + .. + 1",
+     .formula_at = results,
+     .at_256 = "255"},
+    {.book = F9,
+     .metric = REDUCE_RESULTS,
+     .label = "results committed by active threads",
+     .formula = "as Fig 10.6's: N - 1",
+     .formula_at = results,
+     .at_256 = "255"},
+    {.book = F11,
+     .metric = REDUCE_RESULTS,
+     .label = "results committed by active threads",
+     .formula = "N - 1",
      .formula_at = results},
-    {.book = F6, .metric = REDUCE_EFFICIENCY, .label = "efficiency: committed / consumed",
-     .formula = "committed / consumed", .formula_at = fig_10_6_efficiency, .at_256 = "0.35"},
-    {.book = F9, .metric = REDUCE_EFFICIENCY, .label = "efficiency: committed / consumed",
-     .formula = "committed / consumed", .formula_at = fig_10_9_efficiency, .at_256 = "66%"},
-    {.book = F6, .metric = REDUCE_DIVERGENT_STEPS, .label = "time steps with a divergent warp",
+    {.book = F6,
+     .metric = REDUCE_EFFICIENCY,
+     .label = "efficiency: committed / consumed",
+     .formula = "committed / consumed",
+     .formula_at = fig_10_6_efficiency,
+     .at_256 = "0.35"},
+    {.book = F9,
+     .metric = REDUCE_EFFICIENCY,
+     .label = "efficiency: committed / consumed",
+     .formula = "committed / consumed",
+     .formula_at = fig_10_9_efficiency,
+     .at_256 = "66%"},
+    {.book = F6,
+     .metric = REDUCE_DIVERGENT_STEPS,
+     .label = "time steps with a divergent warp",
      .remark = "\"ten\" (reduced to \"five\" by Fig 10.9)"},
     {.book = F9, .metric = REDUCE_DIVERGENT_STEPS, .label = "time steps with a divergent warp", .remark = "\"five\""},
     {.book = F6, .metric = REDUCE_SECTION, .label = memory_divergence},
     {.book = F9, .metric = REDUCE_SECTION, .label = memory_divergence},
-    {.book = F6, .metric = REDUCE_TREE_REQUESTS, .label = "global memory requests of the tree",
-     .formula = "(N/64*5*2 + N/64*1 + N/64*1/2 + .. + 1)*3", .formula_at = fig_10_6_requests, .at_256 = "141",
+    {.book = F6,
+     .metric = REDUCE_TREE_REQUESTS,
+     .label = "global memory requests of the tree",
+     .formula = "(N/64*5*2 + N/64*1 + N/64*1/2 + .. + 1)*3",
+     .formula_at = fig_10_6_requests,
+     .at_256 = "141",
      .at_2048 = "1149"},
-    {.book = F9, .metric = REDUCE_TREE_REQUESTS, .label = "global memory requests of the tree",
-     .formula = "((N/64 + N/64*1/2 + ... + 1) + 5)*3", .formula_at = fig_10_9_requests, .at_256 = "36",
+    {.book = F9,
+     .metric = REDUCE_TREE_REQUESTS,
+     .label = "global memory requests of the tree",
+     .formula = "((N/64 + N/64*1/2 + ... + 1) + 5)*3",
+     .formula_at = fig_10_9_requests,
+     .at_256 = "36",
      .at_2048 = "204"},
-    {.book = F6, .metric = REDUCE_OUT_REQUESTS, .label = "then: thread 0 reads input[0], writes *output",
+    {.book = F6,
+     .metric = REDUCE_OUT_REQUESTS,
+     .label = "then: thread 0 reads input[0], writes *output",
      .remark = not_counted},
-    {.book = F9, .metric = REDUCE_OUT_REQUESTS, .label = "then: thread 0 reads input[0], writes *output",
+    {.book = F9,
+     .metric = REDUCE_OUT_REQUESTS,
+     .label = "then: thread 0 reads input[0], writes *output",
      .remark = not_counted},
     {.book = F11, .metric = REDUCE_SECTION, .label = "Section 10.6, minimizing global memory accesses"},
-    {.book = F11, .metric = REDUCE_ALL_REQUESTS, .label = "global memory requests: loads, *output",
-     .formula = "N/32 + 1", .formula_at = loads_and_output, .at_256 = "9"},
-    {.book = F11, .metric = REDUCE_TREE_REQUESTS, .label = "  of them the loads (coalesced)", .formula = "N/32",
+    {.book = F11,
+     .metric = REDUCE_ALL_REQUESTS,
+     .label = "global memory requests: loads, *output",
+     .formula = "N/32 + 1",
+     .formula_at = loads_and_output,
+     .at_256 = "9"},
+    {.book = F11,
+     .metric = REDUCE_TREE_REQUESTS,
+     .label = "  of them the loads (coalesced)",
+     .formula = "N/32",
      .formula_at = loads},
 };
 const int reduce_book_nrows = (int)(sizeof reduce_book_rows / sizeof reduce_book_rows[0]);

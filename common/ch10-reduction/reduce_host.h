@@ -14,18 +14,18 @@ LAB_BEGIN_C
 
 /* The --help paragraphs the steps of each kind share, after the step's own
  * line (reduce_step.lab.about), and why -n stops where it does. */
-#define REDUCE_ONE_BLOCK_HELP                                                                      \
+#define REDUCE_ONE_BLOCK_HELP                                                                       \
     "One block of N/2 threads sums N floats, N a power of two from 2 to 2 x --block (default\n"     \
     "2 x --block = 2048; steps 4-8 take any N). --analyze: the kernel's counts beside the book's\n" \
-    "(default N = 256 and 2048); --example: the book's picture of the tree, drawn from what the\n" \
+    "(default N = 256 and 2048); --example: the book's picture of the tree, drawn from what the\n"  \
     "kernel records as it runs (default N = 16).\n"
 #define REDUCE_ANY_N_HELP "Any N (up to 2^34), every kind (--op, --type).\n"
 /* steps 6-8: the grid-stride steps, whose --coarsen only sets the grid (before REDUCE_ANY_N_HELP) */
-#define REDUCE_GRID_STRIDE_HELP                                                                    \
-    "--block whole warps; --coarsen sets the grid as step 5's (about 2 x coarsen\n"                 \
+#define REDUCE_GRID_STRIDE_HELP                                                     \
+    "--block whole warps; --coarsen sets the grid as step 5's (about 2 x coarsen\n" \
     "elements per thread); without --variant, each form runs in turn.\n"
 #define REDUCE_ONE_BLOCK_MAX_N_WHY "the book's kernel runs one block of N/2 threads, at most 1024"
-#define REDUCE_MAX_N_WHY "2^34 elements, 64 GiB of input"
+#define REDUCE_MAX_N_WHY           "2^34 elements, 64 GiB of input"
 
 /* The --op and --type names a step takes: the book's float sum (a one_block
  * step) or every kind (reduce_all_ops, reduce_all_types). */

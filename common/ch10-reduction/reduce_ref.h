@@ -29,10 +29,10 @@ int reduce_make_input(const char *dist, reduce_type type, lab_rng *rng, reduce_t
 
 /* What the CPU computes from the input, for reduce_check. */
 typedef struct {
-    reduce_t want;   /* the exact result: ints, max, min, and float sums that are exact */
-    double sum;      /* float sums: the sum in double precision */
-    double sum_abs;  /* float sums: sum of |x_i| (at most N x the largest |x|) */
-    int exact;       /* 1: the GPU must return want bit for bit */
+    reduce_t want;  /* the exact result: ints, max, min, and float sums that are exact */
+    double sum;     /* float sums: the sum in double precision */
+    double sum_abs; /* float sums: sum of |x_i| (at most N x the largest |x|) */
+    int exact;      /* 1: the GPU must return want bit for bit */
 } reduce_ref_result;
 
 /* The reduction of x[0, n) as the kind says; n == 0 gives the identity. A

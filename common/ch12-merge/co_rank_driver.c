@@ -125,7 +125,10 @@ static int run_size(const lab_run *run, const merge_cli *c, int64_t total)
               .B_d = lab_dev_upload(in.B, sizeof(int) * (size_t)n, "B_d"),
               .k_d = lab_dev_upload(k, sizeof(int) * (size_t)count, "k_d"),
               .i_d = lab_dev_poisoned(sizeof(int) * (size_t)count, "i_d"),
-              .m = m, .n = n, .count = count, .p = c->p};
+              .m = m,
+              .n = n,
+              .count = count,
+              .p = c->p};
     const char *why = co_rank_launch(w.A_d, m, w.B_d, n, w.k_d, w.i_d, count, &w.p);
     if (why != NULL) {
         fprintf(stderr, "./run: cannot run: %s\n", why);
@@ -138,8 +141,12 @@ static int run_size(const lab_run *run, const merge_cli *c, int64_t total)
     char params[128];
     snprintf(params, sizeof params, "m=%lld n=%lld dist=%s block=%d", (long long)m, (long long)n, c->dist, c->p.block);
     /* the k read and the i written; the searches' key reads are not counted */
-    const lab_result res = {.step = lab_step_name, .params = params, .n = count, .bytes = 8.0 * (double)count,
-                            .time = t, .pass = mm.count == 0};
+    const lab_result res = {.step = lab_step_name,
+                            .params = params,
+                            .n = count,
+                            .bytes = 8.0 * (double)count,
+                            .time = t,
+                            .pass = mm.count == 0};
     lab_print_result(run, &res);
     lab_dev_free((void *)w.A_d), lab_dev_free((void *)w.B_d), lab_dev_free((void *)w.k_d), lab_dev_free(w.i_d);
     merge_inputs_free(&in);

@@ -32,8 +32,8 @@
 /* The merge steps of the book's ladder (2-5) share their defaults, so that
  * their ./run lines compare: block 128, tile 1664 (a tile share of 13, odd:
  * step 5's README says why), 16 outputs per thread. */
-#define MERGE_LADDER_BLOCK 128
-#define MERGE_LADDER_TILE 1664
+#define MERGE_LADDER_BLOCK   128
+#define MERGE_LADDER_TILE    1664
 #define MERGE_LADDER_COARSEN 16
 
 /* The options of chapter 12 a step's ./run takes beyond the core's (-n,
@@ -52,19 +52,19 @@ enum {
 };
 /* What the book's steps take: step 1 these, steps 2-5 also --grid and --coarsen (MERGE_TAKES_LADDER),
  * and --tile where they tile. */
-#define MERGE_TAKES_BOOK (MERGE_TAKES_M | MERGE_TAKES_DIST | MERGE_TAKES_BLOCK | MERGE_TAKES_EXAMPLE)
+#define MERGE_TAKES_BOOK   (MERGE_TAKES_M | MERGE_TAKES_DIST | MERGE_TAKES_BLOCK | MERGE_TAKES_EXAMPLE)
 #define MERGE_TAKES_LADDER (MERGE_TAKES_BOOK | MERGE_TAKES_GRID | MERGE_TAKES_COARSEN)
 
 /* --help text the steps share: the names chapter 12 gives its parameters.
  * "Outputs per thread" is --coarsen and nothing else; a thread's part of one
  * tile is its "tile share". */
-#define MERGE_HELP_M "A has --m elements (default: half of -n), B the rest.\n"
+#define MERGE_HELP_M       "A has --m elements (default: half of -n), B the rest.\n"
 #define MERGE_HELP_EXAMPLE "--example runs the book's Fig 12.8 input and a counterexample to the printed code.\n"
-#define MERGE_HELP_COARSEN                                                                                     \
-    "--coarsen C is the outputs per thread (section 12.8): a block makes block x C outputs, so C\n"            \
+#define MERGE_HELP_COARSEN                                                                          \
+    "--coarsen C is the outputs per thread (section 12.8): a block makes block x C outputs, so C\n" \
     "sets the grid (--grid overrides it).\n"
-#define MERGE_HELP_TILE                                                                                        \
-    "--tile T is the outputs of one shared-memory tile; each thread merges its tile share of every\n"          \
+#define MERGE_HELP_TILE                                                                               \
+    "--tile T is the outputs of one shared-memory tile; each thread merges its tile share of every\n" \
     "tile, ceil(T / block) outputs.\n"
 
 LAB_BEGIN_C
@@ -86,10 +86,10 @@ typedef struct {
  * each failing on its own input (docs/errata.md). --printed sets all of the
  * step's bits (merge_step.printed). */
 enum {
-    MERGE_PRINTED_CEIL = 1,      /* Figs 12.9, 12.11-12.12: ceil() of an integer division */
-    MERGE_PRINTED_CONSUMED = 2,  /* Fig 12.13: A_consumed from full-tile lengths */
-    MERGE_PRINTED_LOADER = 4,    /* Fig 12.16: reload from A_consumed, not from what was loaded */
-    MERGE_PRINTED_NOTE_SLIP = 8  /* a published fix of Fig 12.16 as written: B_loaded bounded by A_length */
+    MERGE_PRINTED_CEIL = 1,     /* Figs 12.9, 12.11-12.12: ceil() of an integer division */
+    MERGE_PRINTED_CONSUMED = 2, /* Fig 12.13: A_consumed from full-tile lengths */
+    MERGE_PRINTED_LOADER = 4,   /* Fig 12.16: reload from A_consumed, not from what was loaded */
+    MERGE_PRINTED_NOTE_SLIP = 8 /* a published fix of Fig 12.16 as written: B_loaded bounded by A_length */
 };
 
 /* One merge, in device memory: C[0, m+n) = the stable merge of sorted A[0, m)

@@ -106,7 +106,8 @@ static int run_size(const lab_run *run, const merge_cli *c, int64_t total)
     merge_inputs_make(&in, c->dist, run->seed, m, n, c->is_float, c->with_values, MERGE_TAG_NONE);
     const size_t bytes = sizeof(int) * (size_t)total;
     int *C = lab_xmalloc(bytes), *want = lab_xmalloc(bytes);
-    int *C_values = c->with_values ? lab_xmalloc(bytes) : NULL, *want_values = c->with_values ? lab_xmalloc(bytes) : NULL;
+    int *C_values = c->with_values ? lab_xmalloc(bytes) : NULL,
+        *want_values = c->with_values ? lab_xmalloc(bytes) : NULL;
     merge_ref(&in, want, want_values);
     work w = {.a = merge_upload(&in, merge_temp_bytes(&merge_step_info, m, n, &c->p)), .p = c->p};
     const char *why = merge_launch(&w.a, &w.p);
@@ -121,8 +122,12 @@ static int run_size(const lab_run *run, const merge_cli *c, int64_t total)
     char params[192];
     params_text(params, sizeof params, c, m, n);
     /* A and B read once, C written once (keys, and values when there are some) */
-    const lab_result res = {.step = lab_step_name, .params = params, .n = total,
-                            .bytes = (c->with_values ? 16.0 : 8.0) * (double)total, .time = t, .pass = mm.count == 0};
+    const lab_result res = {.step = lab_step_name,
+                            .params = params,
+                            .n = total,
+                            .bytes = (c->with_values ? 16.0 : 8.0) * (double)total,
+                            .time = t,
+                            .pass = mm.count == 0};
     lab_print_result(run, &res);
     merge_free(&w.a);
     merge_inputs_free(&in);

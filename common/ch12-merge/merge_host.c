@@ -6,8 +6,7 @@
 
 #include <string.h>
 
-const char *merge_check(const merge_step *s, int64_t m, int64_t n, int is_float, int with_values,
-                        const merge_params *p)
+const char *merge_check(const merge_step *s, int64_t m, int64_t n, int is_float, int with_values, const merge_params *p)
 {
     const unsigned takes = s->takes;
     const char *why = lab_check_block(p->block, s->block_need);
@@ -78,31 +77,64 @@ int merge_options(const merge_step *s, merge_cli *c, lab_opt opts[MERGE_NOPTS])
     c->type = merge_types[0];
     c->p = s->defaults;
     const lab_opt table[MERGE_NOPTS] = {
-        lab_opt_if(takes & MERGE_TAKES_M, (lab_opt){.name = "--m", .kind = LAB_ARG_SIZE, .at = &c->m, .lo = 0,
-                                                    .hi = MERGE_MAX_TOTAL, .metavar = "M",
+        lab_opt_if(takes & MERGE_TAKES_M, (lab_opt){.name = "--m",
+                                                    .kind = LAB_ARG_SIZE,
+                                                    .at = &c->m,
+                                                    .lo = 0,
+                                                    .hi = MERGE_MAX_TOTAL,
+                                                    .metavar = "M",
                                                     .help = "elements of A (default: half of -n)"}),
-        lab_opt_if(takes & MERGE_TAKES_DIST, (lab_opt){.name = "--dist", .kind = LAB_ARG_NAME, .at = &c->dist,
-                                                       .names = merge_dists, .metavar = "D",
+        lab_opt_if(takes & MERGE_TAKES_DIST, (lab_opt){.name = "--dist",
+                                                       .kind = LAB_ARG_NAME,
+                                                       .at = &c->dist,
+                                                       .names = merge_dists,
+                                                       .metavar = "D",
                                                        .help = "input distribution"}),
-        lab_opt_if(takes & MERGE_TAKES_TYPE, (lab_opt){.name = "--type", .kind = LAB_ARG_NAME, .at = &c->type,
-                                                       .names = merge_types, .metavar = "T", .help = "key type"}),
-        lab_opt_if(takes & MERGE_TAKES_BLOCK, (lab_opt){.name = "--block", .kind = LAB_ARG_INT, .at = &c->p.block,
-                                                        .lo = 1, .hi = 1024, .metavar = "B",
+        lab_opt_if(takes & MERGE_TAKES_TYPE, (lab_opt){.name = "--type",
+                                                       .kind = LAB_ARG_NAME,
+                                                       .at = &c->type,
+                                                       .names = merge_types,
+                                                       .metavar = "T",
+                                                       .help = "key type"}),
+        lab_opt_if(takes & MERGE_TAKES_BLOCK, (lab_opt){.name = "--block",
+                                                        .kind = LAB_ARG_INT,
+                                                        .at = &c->p.block,
+                                                        .lo = 1,
+                                                        .hi = 1024,
+                                                        .metavar = "B",
                                                         .help = "threads per block"}),
-        lab_opt_if(takes & MERGE_TAKES_GRID, (lab_opt){.name = "--grid", .kind = LAB_ARG_INT, .at = &c->p.grid,
-                                                       .lo = 0, .metavar = "G",
+        lab_opt_if(takes & MERGE_TAKES_GRID, (lab_opt){.name = "--grid",
+                                                       .kind = LAB_ARG_INT,
+                                                       .at = &c->p.grid,
+                                                       .lo = 0,
+                                                       .metavar = "G",
                                                        .help = "blocks, 0 = derived from the size and --coarsen"}),
-        lab_opt_if(takes & MERGE_TAKES_TILE, (lab_opt){.name = "--tile", .kind = LAB_ARG_INT, .at = &c->p.tile,
-                                                       .lo = 1, .hi = 1 << 24, .metavar = "T",
+        lab_opt_if(takes & MERGE_TAKES_TILE, (lab_opt){.name = "--tile",
+                                                       .kind = LAB_ARG_INT,
+                                                       .at = &c->p.tile,
+                                                       .lo = 1,
+                                                       .hi = 1 << 24,
+                                                       .metavar = "T",
                                                        .help = "outputs of one shared-memory tile"}),
-        lab_opt_if(takes & MERGE_TAKES_COARSEN, (lab_opt){.name = "--coarsen", .kind = LAB_ARG_INT,
-                                                          .at = &c->p.coarsen, .lo = 1, .hi = 1 << 20,
-                                                          .metavar = "C", .help = "outputs per thread"}),
-        lab_opt_if(s->takes_values, (lab_opt){.name = "--keys-only", .kind = LAB_ARG_FLAG, .at = &c->keys_only,
+        lab_opt_if(takes & MERGE_TAKES_COARSEN, (lab_opt){.name = "--coarsen",
+                                                          .kind = LAB_ARG_INT,
+                                                          .at = &c->p.coarsen,
+                                                          .lo = 1,
+                                                          .hi = 1 << 20,
+                                                          .metavar = "C",
+                                                          .help = "outputs per thread"}),
+        lab_opt_if(s->takes_values, (lab_opt){.name = "--keys-only",
+                                              .kind = LAB_ARG_FLAG,
+                                              .at = &c->keys_only,
                                               .help = "merge keys alone, without their values"}),
-        lab_opt_if(s->printed != 0, (lab_opt){.name = "--printed", .kind = LAB_ARG_FLAG, .at = &c->printed,
-                                              .help = "run the code exactly as printed (known bugs; see docs/errata.md)"}),
-        lab_opt_if(takes & MERGE_TAKES_EXAMPLE, (lab_opt){.name = "--example", .kind = LAB_ARG_FLAG, .at = &c->example,
+        lab_opt_if(s->printed != 0,
+                   (lab_opt){.name = "--printed",
+                             .kind = LAB_ARG_FLAG,
+                             .at = &c->printed,
+                             .help = "run the code exactly as printed (known bugs; see docs/errata.md)"}),
+        lab_opt_if(takes & MERGE_TAKES_EXAMPLE, (lab_opt){.name = "--example",
+                                                          .kind = LAB_ARG_FLAG,
+                                                          .at = &c->example,
                                                           .help = "replay the book's worked example with a trace"}),
     };
     memcpy(opts, table, sizeof table);
@@ -132,8 +164,10 @@ void merge_check_run(const merge_step *s, merge_cli *c, const lab_run *run)
     for (int z = 0; z < run->nsizes; z++) {
         const int64_t total = run->sizes[z];
         if (c->m > total) {
-            fprintf(stderr, "%s: --m %lld is more than -n %lld: -n counts A and B together, --m is A's part of it "
-                    "(./run --help)\n", step_name(), (long long)c->m, (long long)total);
+            fprintf(stderr,
+                    "%s: --m %lld is more than -n %lld: -n counts A and B together, --m is A's part of it "
+                    "(./run --help)\n",
+                    step_name(), (long long)c->m, (long long)total);
             exit(LAB_EXIT_USAGE);
         }
         int64_t m = 0, n = 0;

@@ -46,15 +46,15 @@ const char *merge_prepare(const merge_step *s, const merge_args *a, const merge_
 /* ./run's chapter-12 options, beyond the core's (lab_run): each entry of the
  * table merge_options makes points at a field here. */
 typedef struct {
-    int64_t m;         /* --m: elements of A (-1: half of each size) */
-    const char *dist;  /* --dist */
-    const char *type;  /* --type: int or float */
-    merge_params p;    /* --block, --grid, --tile, --coarsen; p.printed: the step's bits when --printed */
-    int printed;       /* --printed */
-    int keys_only;     /* --keys-only */
-    int example;       /* --example */
-    int is_float;      /* what they mean for the merge (merge_check_run): --type float */
-    int with_values;   /*   the step takes values and --keys-only was not given */
+    int64_t m;        /* --m: elements of A (-1: half of each size) */
+    const char *dist; /* --dist */
+    const char *type; /* --type: int or float */
+    merge_params p;   /* --block, --grid, --tile, --coarsen; p.printed: the step's bits when --printed */
+    int printed;      /* --printed */
+    int keys_only;    /* --keys-only */
+    int example;      /* --example */
+    int is_float;     /* what they mean for the merge (merge_check_run): --type float */
+    int with_values;  /*   the step takes values and --keys-only was not given */
 } merge_cli;
 
 /* How many entries merge_options writes. */

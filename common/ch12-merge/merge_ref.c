@@ -80,8 +80,8 @@ int merge_make_inputs(const char *dist, lab_rng *rng, int *A, int m, int *B, int
 static void keys_to_floats(merge_inputs *in)
 {
     const int top = in->m > 0 && (in->n == 0 || in->A[in->m - 1] > in->B[in->n - 1]) ? in->A[in->m - 1]
-                    : in->n > 0                                                       ? in->B[in->n - 1]
-                                                                                      : 0;
+                    : in->n > 0                                                      ? in->B[in->n - 1]
+                                                                                     : 0;
     for (int pass = 0; pass < 2; pass++) {
         int *X = pass ? in->B : in->A;
         const int64_t len = pass ? in->n : in->m;
@@ -233,8 +233,8 @@ static void describe_mismatch(const merge_inputs *in, int64_t k, const int got[2
 {
     char word[128];
     const int values = in->A_values != NULL;
-    const int tie = (uint32_t)got[0] != LAB_POISON_WORD && merge_key_le(in, got[0], want[0]) &&
-                    merge_key_le(in, want[0], got[0]);
+    const int tie =
+        (uint32_t)got[0] != LAB_POISON_WORD && merge_key_le(in, got[0], want[0]) && merge_key_le(in, want[0], got[0]);
     snprintf(buf, len, "C[%lld] = %s", (long long)k, merge_describe_key(in, got[0], word, sizeof word));
     if (values)
         append(buf, len, " with "), append(buf, len, merge_describe_value(in, got[1], word, sizeof word));
@@ -242,8 +242,9 @@ static void describe_mismatch(const merge_inputs *in, int64_t k, const int got[2
     if (values)
         append(buf, len, " with "), append(buf, len, merge_describe_value(in, want[1], word, sizeof word));
     if (tie)
-        append(buf, len, ": equal keys in the wrong order (ties take A first, each input in its own order; "
-                         "compare keys through MERGE_KEY)");
+        append(buf, len,
+               ": equal keys in the wrong order (ties take A first, each input in its own order; "
+               "compare keys through MERGE_KEY)");
 }
 
 lab_mismatch merge_compare(const merge_inputs *in, const int *got, const int *got_values, const int *want,

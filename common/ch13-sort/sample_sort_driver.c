@@ -110,20 +110,53 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
     memset(ro, 0, sizeof *ro);
     ro->dist = "uniform", ro->local = STEP->locals[0], ro->gpus = 1;
     const lab_opt opts[] = {
-        {.name = "--dist", .kind = LAB_ARG_NAME, .at = &ro->dist, .names = STEP->dists, .metavar = "D",
+        {.name = "--dist",
+         .kind = LAB_ARG_NAME,
+         .at = &ro->dist,
+         .names = STEP->dists,
+         .metavar = "D",
          .help = "input distribution (all: each in turn)"},
         {.name = "--keys-only", .kind = LAB_ARG_FLAG, .at = &ro->keys_only, .help = "sort keys without values"},
-        {.name = "--gpus", .kind = LAB_ARG_INT, .at = &ro->gpus, .lo = 1, .hi = PLAN_MAX_RANKS, .metavar = "G",
+        {.name = "--gpus",
+         .kind = LAB_ARG_INT,
+         .at = &ro->gpus,
+         .lo = 1,
+         .hi = PLAN_MAX_RANKS,
+         .metavar = "G",
          .help = "GPUs this one process drives, over NCCL"},
-        {.name = "--ranks", .kind = LAB_ARG_INT, .at = &ro->ranks, .lo = 1, .hi = 64, .metavar = "R",
+        {.name = "--ranks",
+         .kind = LAB_ARG_INT,
+         .at = &ro->ranks,
+         .lo = 1,
+         .hi = 64,
+         .metavar = "R",
          .help = "R ranks on one GPU, exchanging by device copies (default: off)"},
-        {.name = "--chunks", .kind = LAB_ARG_INT, .at = &ro->chunks, .lo = 1, .hi = PLAN_MAX_BUCKETS, .metavar = "K",
+        {.name = "--chunks",
+         .kind = LAB_ARG_INT,
+         .at = &ro->chunks,
+         .lo = 1,
+         .hi = PLAN_MAX_BUCKETS,
+         .metavar = "K",
          .help = "chunks per rank: rounds of the exchange, each sorted as it arrives (default: 4, 1 on one rank)"},
-        {.name = "--fine", .kind = LAB_ARG_INT, .at = &ro->fine, .lo = 1, .hi = PLAN_MAX_FINE, .metavar = "F",
+        {.name = "--fine",
+         .kind = LAB_ARG_INT,
+         .at = &ro->fine,
+         .lo = 1,
+         .hi = PLAN_MAX_FINE,
+         .metavar = "F",
          .help = "sub-buckets per chunk: the radix cut, segments of its sort (default: up to 64)"},
-        {.name = "--local", .kind = LAB_ARG_NAME, .at = &ro->local, .names = STEP->locals, .metavar = "L",
+        {.name = "--local",
+         .kind = LAB_ARG_NAME,
+         .at = &ro->local,
+         .names = STEP->locals,
+         .metavar = "L",
          .help = "the local sort: step 7's over the sub-buckets, or CUB's on the whole chunk"},
-        {.name = "--timeout", .kind = LAB_ARG_INT, .at = &ro->timeout_s, .lo = 1, .hi = 86400, .metavar = "S",
+        {.name = "--timeout",
+         .kind = LAB_ARG_INT,
+         .at = &ro->timeout_s,
+         .lo = 1,
+         .hi = 86400,
+         .metavar = "S",
          .help = "seconds a sort may take before the watchdog stops it (default: 5 plus 1 a GB of share)"},
     };
     lab_parse_step(argc, argv, &STEP->lab, "", 5, opts, (int)(sizeof opts / sizeof opts[0]), &ro->run);
@@ -199,9 +232,9 @@ static const char *sort_fresh(ss_rank *R, int nlocal, const ss_config *c, int di
 /* The checked sort, then the timed ones; the phases' medians into ph[]. 1 when every check passed. */
 typedef struct {
     lab_timing total;
-    double ph[6];    /* splitters, count, scatter, exchange, sort, waited: medians */
-    double bucket;   /* the largest bucket / (N / G) */
-    double peak;     /* the largest device memory used / the share's bytes */
+    double ph[6];  /* splitters, count, scatter, exchange, sort, waited: medians */
+    double bucket; /* the largest bucket / (N / G) */
+    double peak;   /* the largest device memory used / the share's bytes */
 } run_figures;
 
 static int run_config(ss_rank *R, int nlocal, const run_opts *ro, const ss_config *c, int dist, run_figures *f,
@@ -301,7 +334,8 @@ static int run_one(ss_rank *R, int nlocal, const run_opts *ro, int G, int64_t N,
     const int pass = run_config(R, nlocal, ro, &c, dist, &f, w);
     for (int i = 0; i < nlocal; i++)
         ss_teardown(&R[i]);
-    const double one = pass && G > 1 && c.link == SS_LINK_NCCL && w->rank == 0 ? one_gpu_ms(&R[0], ro, N, dist, with_values) : 0;
+    const double one =
+        pass && G > 1 && c.link == SS_LINK_NCCL && w->rank == 0 ? one_gpu_ms(&R[0], ro, N, dist, with_values) : 0;
     world_barrier(w);
     if (w->rank == 0) {
         char params[640];
@@ -314,13 +348,17 @@ static int run_one(ss_rank *R, int nlocal, const run_opts *ro, int G, int64_t N,
         if (one > 0)
             snprintf(params + at, sizeof params - (size_t)at, " ms_one_gpu=%.4f", one);
         /* the least a sort moves: read and write every key (and value) once */
-        const lab_result r = {.step = lab_step_name, .params = params, .n = N,
+        const lab_result r = {.step = lab_step_name,
+                              .params = params,
+                              .n = N,
                               .bytes = 2.0 * (with_values ? 2 : 1) * sizeof(unsigned int) * (double)N,
-                              .time = f.total, .pass = pass};
+                              .time = f.total,
+                              .pass = pass};
         lab_print_result(&ro->run, &r);
         if (one > 0 && one < f.total.median_ms && !ro->run.csv)
-            printf("  NOTE: one GPU sorts these %lld keys faster: %.3f ms against %.3f ms on %d (ms_one_gpu=, same run)\n",
-                   (long long)N, one, f.total.median_ms, G);
+            printf(
+                "  NOTE: one GPU sorts these %lld keys faster: %.3f ms against %.3f ms on %d (ms_one_gpu=, same run)\n",
+                (long long)N, one, f.total.median_ms, G);
         if (!pass && !ro->run.csv)
             lab_print_todo_hint();
         fflush(stdout);
@@ -368,8 +406,8 @@ static void print_header(const ss_rank *R, int G, int nlocal, const run_opts *ro
                       : w->mpi      ? "MPI"
                                     : "one process: ncclCommInitAll";
     printf("# %s: %d rank%s (%d process%s x %d, %s), %s, NCCL %d, NCCL_NVLS_ENABLE=%s, local sort %s, seed %llu\n",
-           lab_step_name, G, G == 1 ? "" : "s", w->size, w->size == 1 ? "" : "es", nlocal, how, prop.name,
-           nccl_version, getenv("NCCL_NVLS_ENABLE"), ro->local, (unsigned long long)ro->run.seed);
+           lab_step_name, G, G == 1 ? "" : "s", w->size, w->size == 1 ? "" : "es", nlocal, how, prop.name, nccl_version,
+           getenv("NCCL_NVLS_ENABLE"), ro->local, (unsigned long long)ro->run.seed);
     fflush(stdout);
 }
 

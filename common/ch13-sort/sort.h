@@ -56,7 +56,7 @@ enum {
     SORT_TAKES_PRINTED = 1u << 9    /* --printed: the code as printed, bugs included (docs/errata.md) */
 };
 /* What every step takes. */
-#define SORT_TAKES_EVERY                                                                                              \
+#define SORT_TAKES_EVERY \
     (SORT_TAKES_DIST | SORT_TAKES_TYPE | SORT_TAKES_KEYS_ONLY | SORT_TAKES_BLOCK | SORT_TAKES_EXAMPLE)
 
 typedef struct {
@@ -121,9 +121,9 @@ typedef const char *(*sort_pass_fn)(const sort_pass *pass, const sort_ws *ws, co
  * of keys_in split into keys_out. bits_d holds n + 1 entries: afterwards,
  * bits_d[i] = the ones before key i and bits_d[n] = the ones in total.
  * temp_d: scan_temp_bytes(n) bytes. */
-typedef const char *(*sort_iter_fn)(const unsigned int *keys_in, const unsigned int *values_in,
-                                     unsigned int *keys_out, unsigned int *values_out, unsigned int *bits_d, int64_t n,
-                                     unsigned int iter, void *temp_d, const sort_params *p);
+typedef const char *(*sort_iter_fn)(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
+                                    unsigned int *values_out, unsigned int *bits_d, int64_t n, unsigned int iter,
+                                    void *temp_d, const sort_params *p);
 
 /* How a step sorts: its own launcher, or passes over all keys (steps 1-5, 8)
  * that sort_run runs in a loop, each reading the last one's output,
@@ -138,10 +138,10 @@ typedef struct {
 
 /* What a step needs beyond the chapter's checks (sort_check); a NULL function: nothing of the kind. */
 typedef struct {
-    unsigned block;                                        /* what its kernels need of --block: LAB_BLOCK_* */
+    unsigned block; /* what its kernels need of --block: LAB_BLOCK_* */
     void (*workspace)(int64_t n, const sort_params *p, sort_ws_need *need); /* its device workspace */
-    const char *(*check)(int64_t n, const sort_params *p); /* its own pure-host checks */
-    int64_t (*max_n_of)(const sort_params *p);             /* a limit below lab.max_n for some parameters */
+    const char *(*check)(int64_t n, const sort_params *p);                  /* its own pure-host checks */
+    int64_t (*max_n_of)(const sort_params *p); /* a limit below lab.max_n for some parameters */
     const char *(*fit)(int64_t n, const sort_params *p, int with_values); /* the checks that need the GPU:
                                                        lab_fit_kernel of each kernel with its block and shared memory */
 } sort_needs;

@@ -19,8 +19,8 @@
 #include "sort_host.h"
 #include "step.h"
 
-#define STEP (&sort_step_info)
-#define BOOK_N 16
+#define STEP         (&sort_step_info)
+#define BOOK_N       16
 #define DEFAULT_REPS 20 /* timed runs when --reps is not given */
 
 /* What a run takes beyond the step's parameters (sort_params) and the core's (lab_run). */
@@ -225,8 +225,10 @@ typedef struct {
 static inputs make_inputs(const lab_run *run, const sort_args *a, int64_t n, sort_type type)
 {
     const size_t bytes = sizeof(unsigned int) * (size_t)n;
-    inputs in = {.keys = (unsigned int *)lab_xmalloc(bytes), .index = (unsigned int *)lab_xmalloc(bytes),
-                 .want_k = (unsigned int *)lab_xmalloc(bytes), .want_v = (unsigned int *)lab_xmalloc(bytes)};
+    inputs in = {.keys = (unsigned int *)lab_xmalloc(bytes),
+                 .index = (unsigned int *)lab_xmalloc(bytes),
+                 .want_k = (unsigned int *)lab_xmalloc(bytes),
+                 .want_v = (unsigned int *)lab_xmalloc(bytes)};
     lab_rng rng = lab_rng_seeded(run->seed);
     sort_make_keys(a->dist, &rng, in.keys, n, type); /* the type's own bits */
     for (int64_t i = 0; i < n; i++)
@@ -287,8 +289,12 @@ static int run_size(const lab_run *run, const sort_args *a, const sort_params *p
     const size_t at = strlen(params);
     snprintf(params + at, sizeof params - at, " dist=%s type=%s %s", a->dist, a->type, with_values ? "pairs" : "keys");
     /* the least a sort moves: read and write every key (and value) once */
-    const lab_result r = {.step = lab_step_name, .params = params, .n = n,
-                          .bytes = 2.0 * (with_values ? 2 : 1) * (double)bytes, .time = t, .pass = pass};
+    const lab_result r = {.step = lab_step_name,
+                          .params = params,
+                          .n = n,
+                          .bytes = 2.0 * (with_values ? 2 : 1) * (double)bytes,
+                          .time = t,
+                          .pass = pass};
     lab_print_result(run, &r);
     if (!pass && !run->csv)
         lab_print_todo_hint();
@@ -301,10 +307,9 @@ static int run_size(const lab_run *run, const sort_args *a, const sort_params *p
 /* ---- options: the step's own, checked before the GPU is looked for -------------- */
 
 /* The chapter's paragraph of --help, after the step's own. */
-static const char chapter_help[] =
-    "This step sorts n (key, value) pairs, value = the key's input index, and checks\n"
-    "keys and values against a stable CPU sort (so stability is checked too); --type\n"
-    "int or float sorts through the order-preserving transform (sort_ref.h).\n";
+static const char chapter_help[] = "This step sorts n (key, value) pairs, value = the key's input index, and checks\n"
+                                   "keys and values against a stable CPU sort (so stability is checked too); --type\n"
+                                   "int or float sorts through the order-preserving transform (sort_ref.h).\n";
 
 /* The step's parameters into *p and the run's into *run and *a: the chapter's
  * options the step takes (STEP->takes) point straight at them; the others are
@@ -315,40 +320,67 @@ static void parse_args(int argc, char **argv, lab_run *run, sort_params *p, sort
     *p = STEP->defaults; /* --help shows these as the defaults */
     *a = (sort_args){.dist = "uniform", .type = "uint"};
     const lab_opt opts[] = {
-        lab_opt_if(takes & SORT_TAKES_DIST, (lab_opt){.name = "--dist", .kind = LAB_ARG_NAME, .at = &a->dist,
-                                                      .names = sort_dists, .metavar = "D",
+        lab_opt_if(takes & SORT_TAKES_DIST, (lab_opt){.name = "--dist",
+                                                      .kind = LAB_ARG_NAME,
+                                                      .at = &a->dist,
+                                                      .names = sort_dists,
+                                                      .metavar = "D",
                                                       .help = "input distribution"}),
-        lab_opt_if(takes & SORT_TAKES_TYPE, (lab_opt){.name = "--type", .kind = LAB_ARG_NAME, .at = &a->type,
-                                                      .names = sort_type_names, .metavar = "T",
+        lab_opt_if(takes & SORT_TAKES_TYPE, (lab_opt){.name = "--type",
+                                                      .kind = LAB_ARG_NAME,
+                                                      .at = &a->type,
+                                                      .names = sort_type_names,
+                                                      .metavar = "T",
                                                       .help = "element type"}),
-        lab_opt_if(takes & SORT_TAKES_BLOCK, (lab_opt){.name = "--block", .kind = LAB_ARG_INT, .at = &p->block,
-                                                       .lo = 1, .hi = 1024, .metavar = "B",
+        lab_opt_if(takes & SORT_TAKES_BLOCK, (lab_opt){.name = "--block",
+                                                       .kind = LAB_ARG_INT,
+                                                       .at = &p->block,
+                                                       .lo = 1,
+                                                       .hi = 1024,
+                                                       .metavar = "B",
                                                        .help = "threads per block"}),
-        lab_opt_if(takes & SORT_TAKES_TILE, (lab_opt){.name = "--tile", .kind = LAB_ARG_INT, .at = &p->tile,
-                                                      .lo = 2, .hi = 1 << 16, .metavar = "T",
+        lab_opt_if(takes & SORT_TAKES_TILE, (lab_opt){.name = "--tile",
+                                                      .kind = LAB_ARG_INT,
+                                                      .at = &p->tile,
+                                                      .lo = 2,
+                                                      .hi = 1 << 16,
+                                                      .metavar = "T",
                                                       .help = "elements per shared-memory tile"}),
-        lab_opt_if(takes & SORT_TAKES_COARSEN, (lab_opt){.name = "--coarsen", .kind = LAB_ARG_INT,
-                                                         .at = &p->coarsen, .lo = 1, .hi = SORT_MAX_COARSEN,
-                                                         .metavar = "C", .help = "elements per thread"}),
-        lab_opt_if(takes & SORT_TAKES_BITS, (lab_opt){.name = "--bits", .kind = LAB_ARG_INT, .at = &p->radix_bits,
-                                                      .lo = 1, .hi = SORT_MAX_RADIX_BITS, .metavar = "R",
+        lab_opt_if(takes & SORT_TAKES_COARSEN, (lab_opt){.name = "--coarsen",
+                                                         .kind = LAB_ARG_INT,
+                                                         .at = &p->coarsen,
+                                                         .lo = 1,
+                                                         .hi = SORT_MAX_COARSEN,
+                                                         .metavar = "C",
+                                                         .help = "elements per thread"}),
+        lab_opt_if(takes & SORT_TAKES_BITS, (lab_opt){.name = "--bits",
+                                                      .kind = LAB_ARG_INT,
+                                                      .at = &p->radix_bits,
+                                                      .lo = 1,
+                                                      .hi = SORT_MAX_RADIX_BITS,
+                                                      .metavar = "R",
                                                       .help = "radix digit width in bits"}),
-        lab_opt_if(takes & SORT_TAKES_VARIANT, (lab_opt){.name = "--variant", .kind = LAB_ARG_NAME,
-                                                         .at = &p->variant, .names = STEP->lab.variants,
-                                                         .metavar = "V", .help = "the step's form"}),
-        lab_opt_if(takes & SORT_TAKES_KEYS_ONLY, (lab_opt){.name = "--keys-only", .kind = LAB_ARG_FLAG,
+        lab_opt_if(takes & SORT_TAKES_VARIANT, (lab_opt){.name = "--variant",
+                                                         .kind = LAB_ARG_NAME,
+                                                         .at = &p->variant,
+                                                         .names = STEP->lab.variants,
+                                                         .metavar = "V",
+                                                         .help = "the step's form"}),
+        lab_opt_if(takes & SORT_TAKES_KEYS_ONLY, (lab_opt){.name = "--keys-only",
+                                                           .kind = LAB_ARG_FLAG,
                                                            .at = &a->keys_only,
                                                            .help = "sort keys without values"}),
-        lab_opt_if(takes & SORT_TAKES_PRINTED, (lab_opt){.name = "--printed", .kind = LAB_ARG_FLAG,
+        lab_opt_if(takes & SORT_TAKES_PRINTED, (lab_opt){.name = "--printed",
+                                                         .kind = LAB_ARG_FLAG,
                                                          .at = &p->printed,
                                                          .help = "run the code exactly as printed (known bugs; see "
                                                                  "docs/errata.md)"}),
-        lab_opt_if(takes & SORT_TAKES_EXAMPLE, (lab_opt){.name = "--example", .kind = LAB_ARG_FLAG,
+        lab_opt_if(takes & SORT_TAKES_EXAMPLE, (lab_opt){.name = "--example",
+                                                         .kind = LAB_ARG_FLAG,
                                                          .at = &a->example,
                                                          .help = "replay the book's worked example with a trace"}),
     };
-    lab_parse_step(argc, argv, &STEP->lab, chapter_help, DEFAULT_REPS, opts, (int)(sizeof opts / sizeof opts[0]),
-                   run);
+    lab_parse_step(argc, argv, &STEP->lab, chapter_help, DEFAULT_REPS, opts, (int)(sizeof opts / sizeof opts[0]), run);
     p->type = (sort_type)sort_type_of(a->type);
     if (!run->given_n) { /* no -n: the step's default, within its limit for these parameters */
         const int64_t most = sort_max_n(STEP, p);

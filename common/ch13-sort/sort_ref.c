@@ -25,8 +25,12 @@ void sort_ref(unsigned int *keys, unsigned int *values, int64_t n)
             if (sv != NULL)
                 dv[at] = sv[i];
         }
-        unsigned int *t = sk; sk = dk; dk = t;
-        t = sv; sv = dv; dv = t;
+        unsigned int *t = sk;
+        sk = dk;
+        dk = t;
+        t = sv;
+        sv = dv;
+        dv = t;
     }
     if (sk != keys) {
         memcpy(keys, sk, sizeof(unsigned int) * (size_t)n);
@@ -47,8 +51,8 @@ void sort_ref_radix_iter(const unsigned int *keys, int64_t n, unsigned int iter,
     }
     ones_before[n] = ones;
     for (int64_t i = 0; i < n; i++) /* section 13.3: zeros to i - ones before, ones after every zero */
-        dest[i] = ((keys[i] >> iter) & 1) == 0 ? (unsigned int)i - ones_before[i]
-                                                : (unsigned int)n - ones + ones_before[i];
+        dest[i] =
+            ((keys[i] >> iter) & 1) == 0 ? (unsigned int)i - ones_before[i] : (unsigned int)n - ones + ones_before[i];
 }
 
 const char *const sort_dists[] = {"uniform", "sorted", "reverse", "few", "equal", "high", NULL};

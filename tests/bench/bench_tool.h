@@ -73,8 +73,8 @@ static inline void bench_report(const lab_run *run, const char *step, const char
 static inline int bench_main(int argc, char **argv, const char *tool, const char *about, const lab_opt *opts, int nopts,
                              int (*run_size)(const lab_run *run, int64_t n, const void *ctx), const void *ctx)
 {
-    const lab_cli cli = {.step = tool, .about = about, .default_n = (int64_t)1 << 24, .max_n = 0, .max_n_why = NULL,
-                         .default_reps = 20};
+    const lab_cli cli = {
+        .step = tool, .about = about, .default_n = (int64_t)1 << 24, .max_n = 0, .max_n_why = NULL, .default_reps = 20};
     lab_run run;
     lab_parse(argc, argv, &cli, opts, nopts, &run);
     lab_require_gpu(tool);

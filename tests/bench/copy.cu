@@ -38,6 +38,7 @@ static int run_size(const lab_run *run, int64_t n, const void *ctx)
 
 int main(int argc, char **argv)
 {
-    return bench_main(argc, argv, "copy", "cudaMemcpyAsync device to device of -n 4-byte elements: the bandwidth ceiling.",
-                      NULL, 0, run_size, NULL);
+    return bench_main(argc, argv, "copy",
+                      "cudaMemcpyAsync device to device of -n 4-byte elements: the bandwidth ceiling.", NULL, 0,
+                      run_size, NULL);
 }

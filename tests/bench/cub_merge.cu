@@ -91,8 +91,9 @@ static int run_size(const lab_run *run, int64_t total, const void *ctx)
     for (int64_t i = 1; i < total && unsorted < 0; i++)
         if (C[i] < C[i - 1])
             unsorted = i;
-    const int same = bench_fingerprint_equal(bench_fingerprint_of(C, total),
-                                             bench_fingerprint_add(bench_fingerprint_of(A, w.m), bench_fingerprint_of(B, w.n)));
+    const int same =
+        bench_fingerprint_equal(bench_fingerprint_of(C, total),
+                                bench_fingerprint_add(bench_fingerprint_of(A, w.m), bench_fingerprint_of(B, w.n)));
     char why[128] = "";
     if (unsorted >= 0)
         snprintf(why, sizeof why, "C[%lld] < C[%lld]: not sorted", (long long)unsorted, (long long)unsorted - 1);
@@ -118,10 +119,23 @@ int main(int argc, char **argv)
     static const char *const variants[] = {"keys", "pairs", NULL};
     args a = {.m = -1, .dist = "uniform", .variant = "keys"};
     const lab_opt opts[] = {
-        {.name = "--m", .kind = LAB_ARG_SIZE, .at = &a.m, .lo = 0, .metavar = "M", .help = "elements of A (-1: half of -n)"},
-        {.name = "--dist", .kind = LAB_ARG_NAME, .at = &a.dist, .names = merge_dists, .metavar = "D",
+        {.name = "--m",
+         .kind = LAB_ARG_SIZE,
+         .at = &a.m,
+         .lo = 0,
+         .metavar = "M",
+         .help = "elements of A (-1: half of -n)"},
+        {.name = "--dist",
+         .kind = LAB_ARG_NAME,
+         .at = &a.dist,
+         .names = merge_dists,
+         .metavar = "D",
          .help = "input distribution"},
-        {.name = "--variant", .kind = LAB_ARG_NAME, .at = &a.variant, .names = variants, .metavar = "V",
+        {.name = "--variant",
+         .kind = LAB_ARG_NAME,
+         .at = &a.variant,
+         .names = variants,
+         .metavar = "V",
          .help = "the CUB call"},
     };
     return bench_main(argc, argv, "cub_merge",

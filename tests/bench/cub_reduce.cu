@@ -22,8 +22,7 @@ typedef struct {
     reduce_kind kind;
 } work;
 
-template <typename T>
-static cudaError_t reduce_typed(const work *w, void *temp, size_t &temp_bytes)
+template <typename T> static cudaError_t reduce_typed(const work *w, void *temp, size_t &temp_bytes)
 {
     const T *in = (const T *)w->in;
     T *out = (T *)w->out;
@@ -56,7 +55,8 @@ static int run_size(const lab_run *run, int64_t n, const void *ctx)
     work w;
     memset(&w, 0, sizeof w);
     if (reduce_parse_kind(a->op, a->type, &w.kind) != 0) {
-        fprintf(stderr, "cub_reduce: --op must be sum, max or min and --type int or float (got %s, %s)\n", a->op, a->type);
+        fprintf(stderr, "cub_reduce: --op must be sum, max or min and --type int or float (got %s, %s)\n", a->op,
+                a->type);
         exit(LAB_EXIT_USAGE);
     }
     reduce_t *x = (reduce_t *)lab_xmalloc(sizeof(reduce_t) * (size_t)n);
@@ -93,11 +93,24 @@ int main(int argc, char **argv)
 {
     args a = {.op = "sum", .type = "float", .dist = "digits"}; /* reduce_driver.c's default input */
     const lab_opt opts[] = {
-        {.name = "--dist", .kind = LAB_ARG_NAME, .at = &a.dist, .names = reduce_dists, .metavar = "D",
+        {.name = "--dist",
+         .kind = LAB_ARG_NAME,
+         .at = &a.dist,
+         .names = reduce_dists,
+         .metavar = "D",
          .help = "input distribution"},
-        {.name = "--type", .kind = LAB_ARG_NAME, .at = &a.type, .names = reduce_all_types, .metavar = "T",
+        {.name = "--type",
+         .kind = LAB_ARG_NAME,
+         .at = &a.type,
+         .names = reduce_all_types,
+         .metavar = "T",
          .help = "element type"},
-        {.name = "--op", .kind = LAB_ARG_NAME, .at = &a.op, .names = reduce_all_ops, .metavar = "OP", .help = "operator"},
+        {.name = "--op",
+         .kind = LAB_ARG_NAME,
+         .at = &a.op,
+         .names = reduce_all_ops,
+         .metavar = "OP",
+         .help = "operator"},
     };
     return bench_main(argc, argv, "cub_reduce", "cub::DeviceReduce over -n sizes, on ./run's inputs.", opts,
                       (int)(sizeof opts / sizeof opts[0]), run_size, &a);

@@ -14,9 +14,11 @@
 #include "bench_tool.h"
 #include "sort_ref.h"
 
-template <typename T>
-struct less_than {
-    __device__ bool operator()(const T &a, const T &b) const { return a < b; }
+template <typename T> struct less_than {
+    __device__ bool operator()(const T &a, const T &b) const
+    {
+        return a < b;
+    }
 };
 
 /* The tool's own options (its --dist, --type, --variant, --keys-only). */
@@ -35,13 +37,13 @@ typedef struct {
     sort_type type;
 } work;
 
-template <typename T>
-static cudaError_t sort_typed(const work *w, void *temp, size_t &bytes)
+template <typename T> static cudaError_t sort_typed(const work *w, void *temp, size_t &bytes)
 {
     const T *ki = (const T *)w->keys_in;
     T *ko = (T *)w->keys_out;
     if (w->merge && w->values_in != NULL)
-        return cub::DeviceMergeSort::SortPairsCopy(temp, bytes, ki, w->values_in, ko, w->values_out, w->n, less_than<T>());
+        return cub::DeviceMergeSort::SortPairsCopy(temp, bytes, ki, w->values_in, ko, w->values_out, w->n,
+                                                   less_than<T>());
     if (w->merge)
         return cub::DeviceMergeSort::SortKeysCopy(temp, bytes, ki, ko, w->n, less_than<T>());
     if (w->values_in != NULL)
@@ -126,11 +128,13 @@ static int run_size(const lab_run *run, int64_t n, const void *ctx)
         lab_dev_download(got_v, w.values_out, bytes);
     const char *why = check(keys, got_k, got_v, n, w.type);
     const lab_timing t = lab_time_device(launch, &w, run->reps);
-    static const char *const names[2][2] = {{"cub::DeviceRadixSort::SortPairs", "cub::DeviceRadixSort::SortKeys"},
-                                            {"cub::DeviceMergeSort::SortPairsCopy", "cub::DeviceMergeSort::SortKeysCopy"}};
+    static const char *const names[2][2] = {
+        {"cub::DeviceRadixSort::SortPairs", "cub::DeviceRadixSort::SortKeys"},
+        {"cub::DeviceMergeSort::SortPairsCopy", "cub::DeviceMergeSort::SortKeysCopy"}};
     char params[96];
     snprintf(params, sizeof params, "dist=%s type=%s %s", a->dist, a->type, keys_only ? "keys" : "pairs");
-    bench_report(run, names[w.merge][keys_only], params, n, 2.0 * (keys_only ? 1 : 2) * (double)bytes, t, why == NULL, why);
+    bench_report(run, names[w.merge][keys_only], params, n, 2.0 * (keys_only ? 1 : 2) * (double)bytes, t, why == NULL,
+                 why);
     lab_dev_free((void *)w.keys_in), lab_dev_free(w.keys_out), lab_dev_free(w.temp);
     if (!keys_only)
         lab_dev_free((void *)w.values_in), lab_dev_free(w.values_out);
@@ -143,10 +147,18 @@ int main(int argc, char **argv)
     static const char *const variants[] = {"radix", "merge", NULL}, *const types[] = {"uint", "int", NULL};
     args a = {.dist = "uniform", .type = "uint", .variant = "radix", .keys_only = 0};
     const lab_opt opts[] = {
-        {.name = "--dist", .kind = LAB_ARG_NAME, .at = &a.dist, .names = sort_dists, .metavar = "D",
+        {.name = "--dist",
+         .kind = LAB_ARG_NAME,
+         .at = &a.dist,
+         .names = sort_dists,
+         .metavar = "D",
          .help = "input distribution"},
         {.name = "--type", .kind = LAB_ARG_NAME, .at = &a.type, .names = types, .metavar = "T", .help = "element type"},
-        {.name = "--variant", .kind = LAB_ARG_NAME, .at = &a.variant, .names = variants, .metavar = "V",
+        {.name = "--variant",
+         .kind = LAB_ARG_NAME,
+         .at = &a.variant,
+         .names = variants,
+         .metavar = "V",
          .help = "the CUB sort"},
         {.name = "--keys-only", .kind = LAB_ARG_FLAG, .at = &a.keys_only, .help = "sort keys without values"},
     };

@@ -17,7 +17,7 @@ static const reduce_kind all_kinds[6] = {
 };
 const reduce_kind reduce_test_float_sum = {.op = REDUCE_SUM, .type = REDUCE_FLOAT};
 #define float_sum reduce_test_float_sum
-#define STEP (&reduce_step_info)
+#define STEP      (&reduce_step_info)
 
 /* ---- what the step says it takes --------------------------------------------------- */
 
@@ -405,9 +405,8 @@ GPU_TEST(reduce_gpu, every_size_the_step_takes)
     for (int k = 0; k < 6; k++)
         for (int z = 0; z < nsizes; z++)
             for (int v = 1; v <= (variant_count() > 0 ? variant_count() : 1); v++)
-                reduce_test_step(sizes[z], all_kinds[k], telling_dist(all_kinds[k], z),
-                                 lab_test_seed((k + z)), blocks[(k + z) % nblocks],
-                                 coarsen_or_default(1 + (k + z) % 3), variant_at(v), 0);
+                reduce_test_step(sizes[z], all_kinds[k], telling_dist(all_kinds[k], z), lab_test_seed((k + z)),
+                                 blocks[(k + z) % nblocks], coarsen_or_default(1 + (k + z) % 3), variant_at(v), 0);
 }
 
 GPU_TEST(reduce_gpu, every_block_size_and_coarse_factor)
@@ -425,8 +424,8 @@ GPU_TEST(reduce_gpu, every_block_size_and_coarse_factor)
             for (int v = 1; v <= (variant_count() > 0 ? variant_count() : 1); v++)
                 for (int k = 0; k < 6; k++)
                     reduce_test_step(100003 + 17 * b, all_kinds[k], telling_dist(all_kinds[k], b + c),
-                                     lab_test_seed((b + c)), blocks[b],
-                                     coarsen_or_default(coarse[c]), variant_at(v), 0);
+                                     lab_test_seed((b + c)), blocks[b], coarsen_or_default(coarse[c]), variant_at(v),
+                                     0);
 }
 
 GPU_TEST(reduce_gpu, the_largest_inputs_every_kind)
@@ -434,8 +433,7 @@ GPU_TEST(reduce_gpu, the_largest_inputs_every_kind)
     if (STEP->one_block) { /* the largest N each block size takes, floats that round */
         const int blocks[] = {1, 64, 512, 1024};
         for (int b = 0; b < 4; b++)
-            reduce_test_step(2 * (int64_t)blocks[b], float_sum, "uniform", lab_test_seed(b),
-                             blocks[b], 1, 0, 0);
+            reduce_test_step(2 * (int64_t)blocks[b], float_sum, "uniform", lab_test_seed(b), blocks[b], 1, 0, 0);
         return;
     }
     for (int k = 0; k < 6; k++)
@@ -579,8 +577,7 @@ static race_result race_launches(const race_shape *shape, reduce_kind kind, int 
     lab_dev_download(got, out_d, sizeof(reduce_t) * (size_t)shape->launches);
     for (int k = 0; k < shape->launches; k++) {
         char why[200];
-        if (!reduce_check(kind, got[k], &ref[k % INPUTS], reduce_tree_height(&r.p), why, sizeof why) &&
-            r.wrong++ == 0)
+        if (!reduce_check(kind, got[k], &ref[k % INPUTS], reduce_tree_height(&r.p), why, sizeof why) && r.wrong++ == 0)
             r.first = k, snprintf(r.detail, sizeof r.detail, "%s", why);
     }
     lab_dev_free(in_d), lab_dev_free(out_d), free(x), free(got);
@@ -618,10 +615,10 @@ GPU_TEST(reduce_gpu, every_launch_of_thousands_is_right)
             if (r.wrong > 0 && wrong == 0)
                 first = r;
             wrong += r.wrong;
-            at += snprintf(counts + at, sizeof counts - (size_t)at, "%s n=%lld block=%d%s%s: %d of %d",
-                           at > 0 ? ";" : "", (long long)shapes[s].n, shapes[s].block,
-                           variant_count() > 0 ? " variant " : "", variant_count() > 0 ? STEP->lab.variants[v - 1] : "",
-                           r.wrong, shapes[s].launches);
+            at +=
+                snprintf(counts + at, sizeof counts - (size_t)at, "%s n=%lld block=%d%s%s: %d of %d", at > 0 ? ";" : "",
+                         (long long)shapes[s].n, shapes[s].block, variant_count() > 0 ? " variant " : "",
+                         variant_count() > 0 ? STEP->lab.variants[v - 1] : "", r.wrong, shapes[s].launches);
         }
     cr_assert(wrong == 0,
               "%s: launches gave a wrong sum, in some runs only: a barrier missing? (threads read partial sums "

@@ -10,8 +10,8 @@
 extern const reduce_kind reduce_test_float_sum;
 
 /* Runs the step once on n elements and checks the one result. */
-void reduce_test_step(int64_t n, reduce_kind kind, const char *dist, uint64_t seed, int block, int coarsen,
-                      int variant, int grid);
+void reduce_test_step(int64_t n, reduce_kind kind, const char *dist, uint64_t seed, int block, int coarsen, int variant,
+                      int grid);
 
 /* Runs the step's instrumented kernel once on n digits (one block of N/2
  * threads): its counters (c) and what --analyze makes of them (a). */

@@ -88,10 +88,11 @@ static void check_co_ranks_on_small_inputs(int tagged, int against_definition)
                     cr_assert_eq(brute, want[k], "the definition and the reference disagree (k=%d m=%d n=%d)", k, m, n);
                 }
                 const int got = co_rank(k, A, m, B, n);
-                cr_assert_eq(got, want[k], "co_rank(k=%d) = %d, expected %d (m=%d n=%d, %s tags, seed=%llu trial=%d); %s%s",
-                             k, got, want[k], m, n, tagged == MERGE_TAG_ZERO ? "zero" : "origin",
-                             (unsigned long long)lab_test_seeds[s], trial, split_text(&in, k, want[k], where, sizeof where),
-                             lab_todo_note());
+                cr_assert_eq(got, want[k],
+                             "co_rank(k=%d) = %d, expected %d (m=%d n=%d, %s tags, seed=%llu trial=%d); %s%s", k, got,
+                             want[k], m, n, tagged == MERGE_TAG_ZERO ? "zero" : "origin",
+                             (unsigned long long)lab_test_seeds[s], trial,
+                             split_text(&in, k, want[k], where, sizeof where), lab_todo_note());
             }
         }
     }
@@ -138,10 +139,11 @@ Test(merge_sequential_host, matches_reference_and_is_stable, .timeout = HOST_TIM
             merge_sequential(A, m, B, n, C);
             const lab_mismatch mm = merge_compare(&in, C, NULL, want, NULL, 0, first, sizeof first);
             cr_assert_eq(mm.count, 0, "merge_sequential: %lld wrong outputs, first %s (m=%d n=%d seed=%llu trial=%d)%s",
-                         (long long)mm.count, first, m, n, (unsigned long long)lab_test_seeds[s], trial, lab_todo_note());
+                         (long long)mm.count, first, m, n, (unsigned long long)lab_test_seeds[s], trial,
+                         lab_todo_note());
             for (int k = m + n; k < 40; k++)
-                cr_assert_eq(C[k], (int)LAB_POISON_WORD, "merge_sequential wrote C[%d], past C[m+n-1] (m=%d n=%d)%s", k, m,
-                             n, lab_todo_note());
+                cr_assert_eq(C[k], (int)LAB_POISON_WORD, "merge_sequential wrote C[%d], past C[m+n-1] (m=%d n=%d)%s", k,
+                             m, n, lab_todo_note());
         }
     }
 }
@@ -159,17 +161,20 @@ static void check_kernel(int m, int n, const char *dist, uint64_t seed, int bloc
     for (int t = 0; t < count; t++)
         k[t] = count - 1 - t; /* descending, so a thread-index slip shows */
     merge_co_rank_ref(&in, want);
-    int *A_d = lab_dev_upload(in.A, sizeof(int) * (size_t)m, "A_d"), *B_d = lab_dev_upload(in.B, sizeof(int) * (size_t)n, "B_d");
-    int *k_d = lab_dev_upload(k, sizeof(int) * (size_t)count, "k_d"), *i_d = lab_dev_poisoned(sizeof(int) * (size_t)count, "i_d");
+    int *A_d = lab_dev_upload(in.A, sizeof(int) * (size_t)m, "A_d"),
+        *B_d = lab_dev_upload(in.B, sizeof(int) * (size_t)n, "B_d");
+    int *k_d = lab_dev_upload(k, sizeof(int) * (size_t)count, "k_d"),
+        *i_d = lab_dev_poisoned(sizeof(int) * (size_t)count, "i_d");
     const char *why = co_rank_launch(A_d, m, B_d, n, k_d, i_d, count, &p);
     cr_assert_null(why, "co_rank_launch refused: %s", why ? why : "");
     lab_dev_download(got, i_d, sizeof(int) * (size_t)count);
     for (int t = 0; t < count; t++)
-        cr_assert_eq(got[t], want[k[t]],
-                     "co_rank_kernel: k=%d gave i=%d%s, expected %d (m=%d n=%d dist=%s %s tags seed=%llu block=%d); %s%s",
-                     k[t], got[t], lab_marker_meaning((uint32_t)got[t]), want[k[t]], m, n, dist,
-                     tagged == MERGE_TAG_ZERO ? "zero" : "origin", (unsigned long long)seed, block,
-                     split_text(&in, k[t], want[k[t]], where, sizeof where), lab_todo_note());
+        cr_assert_eq(
+            got[t], want[k[t]],
+            "co_rank_kernel: k=%d gave i=%d%s, expected %d (m=%d n=%d dist=%s %s tags seed=%llu block=%d); %s%s", k[t],
+            got[t], lab_marker_meaning((uint32_t)got[t]), want[k[t]], m, n, dist,
+            tagged == MERGE_TAG_ZERO ? "zero" : "origin", (unsigned long long)seed, block,
+            split_text(&in, k[t], want[k[t]], where, sizeof where), lab_todo_note());
     lab_dev_free(A_d), lab_dev_free(B_d), lab_dev_free(k_d), lab_dev_free(i_d);
     merge_inputs_free(&in);
     free(k), free(want), free(got);
@@ -177,18 +182,20 @@ static void check_kernel(int m, int n, const char *dist, uint64_t seed, int bloc
 
 GPU_TEST(co_rank_gpu, every_k_small_and_odd_sizes)
 {
-    static const int sizes[][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {5, 4}, {100, 37}, {1000, 999}, {4097, 3001}, {10000, 0}, {0, 10000}};
+    static const int sizes[][2] = {{0, 0},    {1, 0},      {0, 1},       {1, 1},     {5, 4},
+                                   {100, 37}, {1000, 999}, {4097, 3001}, {10000, 0}, {0, 10000}};
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
         for (int d = 0; merge_dists[d] != NULL; d++)
             for (int tagged = MERGE_TAG_ORIGIN; tagged <= MERGE_TAG_ZERO; tagged++)
-                check_kernel(sizes[z][0], sizes[z][1], merge_dists[d], lab_test_seed((int)(z + d)),
-                             z % 2 ? 96 : 256, tagged);
+                check_kernel(sizes[z][0], sizes[z][1], merge_dists[d], lab_test_seed((int)(z + d)), z % 2 ? 96 : 256,
+                             tagged);
 }
 
 GPU_TEST(co_rank_gpu, every_k_of_2_pow_24)
 {
     for (int s = 0; s < 2; s++)
-        check_kernel(1 << 23, (1 << 23) + 3, s ? "dups" : "uniform", lab_test_seeds[s], 256, s ? MERGE_TAG_ZERO : MERGE_TAG_ORIGIN);
+        check_kernel(1 << 23, (1 << 23) + 3, s ? "dups" : "uniform", lab_test_seeds[s], 256,
+                     s ? MERGE_TAG_ZERO : MERGE_TAG_ORIGIN);
 }
 
 /* The step's host checks refuse before anything touches a GPU. */
@@ -220,7 +227,8 @@ Test(merge_inputs, sorted_never_all_zero_for_every_distribution)
                     const int *X = pass ? B : A, len = pass ? n : m;
                     for (int i = 0; i < len; i++) {
                         const int key = tagged ? X[i] >> 8 : X[i];
-                        cr_assert(key >= 1, "%s: key %d at %d is not positive (tagged=%d)", merge_dists[d], key, i, tagged);
+                        cr_assert(key >= 1, "%s: key %d at %d is not positive (tagged=%d)", merge_dists[d], key, i,
+                                  tagged);
                         if (i > 0)
                             cr_assert((tagged ? X[i - 1] >> 8 : X[i - 1]) <= key, "%s: not sorted at %d (tagged=%d)",
                                       merge_dists[d], i, tagged);

@@ -59,9 +59,9 @@ static void check_merge(int64_t m, int64_t n, const char *dist, uint64_t seed, c
             cr_assert_eq(merge_inputs_make(&in, dist, seed, m, n, is_float, values, MERGE_TAG_ORIGIN), 0);
             const int64_t errors = merge_errors(&in, p, first, sizeof first);
             cr_assert_eq(errors, 0, "%lld wrong outputs%s: first %s -- m=%lld n=%lld dist=%s type=%s %s seed=%llu %s%s",
-                         (long long)errors, errors < 0 ? " (the kernel faulted)" : "", first, (long long)m, (long long)n,
-                         dist, is_float ? "float" : "int", values ? "pairs" : "keys", (unsigned long long)seed,
-                         params_str(p, buf, sizeof buf), lab_todo_note());
+                         (long long)errors, errors < 0 ? " (the kernel faulted)" : "", first, (long long)m,
+                         (long long)n, dist, is_float ? "float" : "int", values ? "pairs" : "keys",
+                         (unsigned long long)seed, params_str(p, buf, sizeof buf), lab_todo_note());
             merge_inputs_free(&in);
         }
 }
@@ -87,8 +87,8 @@ static int step_takes(const merge_params *p)
     return merge_check(&merge_step_info, 1000, 1000, 0, 0, p) == NULL;
 }
 
-static const int small_sizes[][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {5, 4}, {100, 37}, {1000, 999},
-                                     {4097, 3001}, {10000, 0}, {0, 10000}, {33000, 31000}};
+static const int small_sizes[][2] = {{0, 0},      {1, 0},       {0, 1},     {1, 1},     {5, 4},        {100, 37},
+                                     {1000, 999}, {4097, 3001}, {10000, 0}, {0, 10000}, {33000, 31000}};
 #define NSMALL (sizeof small_sizes / sizeof small_sizes[0])
 
 static void sweep_small(size_t param_first, size_t param_last)
@@ -100,8 +100,14 @@ static void sweep_small(size_t param_first, size_t param_last)
                             param_set(q));
 }
 
-GPU_TEST(merge_gpu, small_and_odd_sizes_params_0_to_2) { sweep_small(0, 3); }
-GPU_TEST(merge_gpu, small_and_odd_sizes_params_3_to_5_and_defaults) { sweep_small(3, NPARAMS + 1); }
+GPU_TEST(merge_gpu, small_and_odd_sizes_params_0_to_2)
+{
+    sweep_small(0, 3);
+}
+GPU_TEST(merge_gpu, small_and_odd_sizes_params_3_to_5_and_defaults)
+{
+    sweep_small(3, NPARAMS + 1);
+}
 
 /* Two large merges with each of three parameter sets (those the step takes; its defaults always). */
 GPU_TEST(merge_gpu, at_least_2_pow_24_elements)
@@ -154,9 +160,9 @@ GPU_TEST(merge_gpu, several_seeds_default_parameters)
  * barrier reads what another warp has not loaded yet (inputs on the host), or overwrites what a
  * slower warp still reads (outputs on the host: the slow warps are those whose stores wait). */
 typedef struct {
-    void *dev;         /* what the kernel gets */
-    void *host;        /* on the host: where the CPU reads and writes it (NULL: in device memory) */
-    char *map;         /* on the host: the mapping, with an unreadable page after the buffer */
+    void *dev;  /* what the kernel gets */
+    void *host; /* on the host: where the CPU reads and writes it (NULL: in device memory) */
+    char *map;  /* on the host: the mapping, with an unreadable page after the buffer */
     size_t map_bytes;
 } test_buf;
 
@@ -224,7 +230,11 @@ static int wrong_launches(const merge_inputs *in, const int *want, const merge_p
     test_buf A = test_buf_make(in->A, a_bytes, pl->inputs_on_host, "A");
     test_buf B = test_buf_make(in->B, b_bytes, pl->inputs_on_host, "B");
     test_buf C = test_buf_make(NULL, c_bytes, pl->output_on_host, "C");
-    merge_args a = {.A = A.dev, .m = in->m, .B = B.dev, .n = in->n, .C = C.dev,
+    merge_args a = {.A = A.dev,
+                    .m = in->m,
+                    .B = B.dev,
+                    .n = in->n,
+                    .C = C.dev,
                     .temp = lab_dev_poisoned(merge_temp_bytes(&merge_step_info, in->m, in->n, p), "temp_d")};
     int *got = lab_xmalloc(c_bytes), wrong = 0;
     for (int l = 0; l < launches && wrong == 0; l++) {
@@ -236,9 +246,11 @@ static int wrong_launches(const merge_inputs *in, const int *want, const merge_p
         cr_assert_null(why, "merge_launch refused m=%lld n=%lld %s: %s", (long long)in->m, (long long)in->n,
                        params_str(p, buf, sizeof buf), why ? why : "");
         const cudaError_t err = cudaDeviceSynchronize();
-        cr_assert_eq(err, cudaSuccess, "the kernel faulted (%s): it read or wrote outside its buffers (with %s, "
-                     "a read past the end of A or B faults) -- m=%lld n=%lld %s%s", cudaGetErrorString(err), pl->what,
-                     (long long)in->m, (long long)in->n, params_str(p, buf, sizeof buf), lab_todo_note());
+        cr_assert_eq(err, cudaSuccess,
+                     "the kernel faulted (%s): it read or wrote outside its buffers (with %s, "
+                     "a read past the end of A or B faults) -- m=%lld n=%lld %s%s",
+                     cudaGetErrorString(err), pl->what, (long long)in->m, (long long)in->n,
+                     params_str(p, buf, sizeof buf), lab_todo_note());
         if (C.host != NULL)
             memcpy(got, C.host, c_bytes);
         else
@@ -284,10 +296,11 @@ static void check_races(int64_t m, int64_t n, uint64_t seed, const placement *pl
     for (size_t q = 0; q <= NRACE; q++)
         if (step_takes(race_set(q))) {
             const int wrong = wrong_launches(&in, want, race_set(q), pl, launches, first, sizeof first);
-            cr_assert_eq(wrong, 0, "a launch of %d gave a wrong merge, the others may not (a race: is a __syncthreads "
-                         "missing?): first %s -- m=%lld n=%lld uniform seed=%llu %s, %s%s", launches, first,
-                         (long long)m, (long long)n, (unsigned long long)seed, params_str(race_set(q), buf, sizeof buf),
-                         pl->what, lab_todo_note());
+            cr_assert_eq(wrong, 0,
+                         "a launch of %d gave a wrong merge, the others may not (a race: is a __syncthreads "
+                         "missing?): first %s -- m=%lld n=%lld uniform seed=%llu %s, %s%s",
+                         launches, first, (long long)m, (long long)n, (unsigned long long)seed,
+                         params_str(race_set(q), buf, sizeof buf), pl->what, lab_todo_note());
         }
     free(want);
     merge_inputs_free(&in);
@@ -371,8 +384,8 @@ GPU_TEST(merge_printed, counterexample_passes_fixed_code)
     if (!step_takes(&counter_p))
         return; /* step 6: its shape is compile-time; its own tests run tiny merges */
     const merge_params p = counter_p;
-    cr_assert_eq(run_fixed(cA, 8, cB, 7, p), 0, "A=0,1,4,5,5,7,8,9 B=1,1,3,6,6,7,9 block=2 grid=2 tile=4: wrong merge%s",
-                 lab_todo_note());
+    cr_assert_eq(run_fixed(cA, 8, cB, 7, p), 0,
+                 "A=0,1,4,5,5,7,8,9 B=1,1,3,6,6,7,9 block=2 grid=2 tile=4: wrong merge%s", lab_todo_note());
 }
 
 GPU_TEST(merge_printed, printed_integer_ceil_loses_outputs)
@@ -453,8 +466,9 @@ Test(merge_ref_host, pairs_and_floats_stable_for_every_distribution)
             for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
                 merge_inputs in;
                 const int64_t m = sizes[z][0], n = sizes[z][1], total = m + n;
-                cr_assert_eq(merge_inputs_make(&in, merge_dists[d], lab_test_seed((int)z), m, n, is_float, 1,
-                                               MERGE_TAG_ORIGIN), 0);
+                cr_assert_eq(
+                    merge_inputs_make(&in, merge_dists[d], lab_test_seed((int)z), m, n, is_float, 1, MERGE_TAG_ORIGIN),
+                    0);
                 int *C = lab_xmalloc(sizeof(int) * (size_t)total), *V = lab_xmalloc(sizeof(int) * (size_t)total);
                 char *seen = calloc((size_t)total + 1, 1);
                 int nonzero = total == 0;
@@ -464,13 +478,15 @@ Test(merge_ref_host, pairs_and_floats_stable_for_every_distribution)
                     memcpy(&f, &C[k], sizeof f);
                     cr_assert(!is_float || f == f, "%s: a NaN key at C[%lld]", merge_dists[d], (long long)k);
                     nonzero |= is_float ? f != 0.0f : C[k] != 0;
-                    cr_assert(V[k] >= 1 && V[k] <= total && !seen[V[k]], "%s: C_values[%lld] = %d is not a fresh payload",
-                              merge_dists[d], (long long)k, V[k]);
+                    cr_assert(V[k] >= 1 && V[k] <= total && !seen[V[k]],
+                              "%s: C_values[%lld] = %d is not a fresh payload", merge_dists[d], (long long)k, V[k]);
                     seen[V[k]] = 1;
                     if (k > 0) {
-                        cr_assert(merge_key_le(&in, C[k - 1], C[k]), "%s: C not sorted at %lld", merge_dists[d], (long long)k);
+                        cr_assert(merge_key_le(&in, C[k - 1], C[k]), "%s: C not sorted at %lld", merge_dists[d],
+                                  (long long)k);
                         cr_assert(!merge_key_le(&in, C[k], C[k - 1]) || V[k - 1] < V[k],
-                                  "%s: equal keys out of order at C[%lld] (float=%d)", merge_dists[d], (long long)k, is_float);
+                                  "%s: equal keys out of order at C[%lld] (float=%d)", merge_dists[d], (long long)k,
+                                  is_float);
                     }
                 }
                 cr_assert(nonzero, "%s: every key is zero (float=%d)", merge_dists[d], is_float);
@@ -487,7 +503,7 @@ Test(merge_ref_host, float_keys_take_both_signs_and_tie_minus_zero)
     for (int64_t j = 0; j < in.n; j++) {
         float f;
         memcpy(&f, &in.B[j], sizeof f);
-        negative |= f < 0.0f, positive |= f > 0.0f, minus_zero |= (uint32_t)in.B[j] == 0x80000000u;
+        negative |= f<0.0f, positive |= f> 0.0f, minus_zero |= (uint32_t)in.B[j] == 0x80000000u;
     }
     cr_assert(negative && positive && minus_zero, "dups as floats: both signs and B's -0.0 expected");
     int *want = lab_xmalloc(sizeof(int) * 2501);

@@ -28,14 +28,17 @@ static void check_every_start(const merge_inputs *in, const int *want_co, const 
                 B_S[(b0 + j) % T] = in->B[j];
             for (int k = 0; k <= m + n; k++) {
                 const int got = co_rank_circular(k, A_S, m, B_S, n, a0, b0, T);
-                cr_assert_eq(got, want_co[k], "co_rank_circular(k=%d) = %d, expected %d: m=%d n=%d A_S_start=%d B_S_start=%d "
-                             "tile=%d, %s%s", k, got, want_co[k], m, n, a0, b0, T, what, lab_todo_note());
+                cr_assert_eq(got, want_co[k],
+                             "co_rank_circular(k=%d) = %d, expected %d: m=%d n=%d A_S_start=%d B_S_start=%d "
+                             "tile=%d, %s%s",
+                             k, got, want_co[k], m, n, a0, b0, T, what, lab_todo_note());
             }
             for (int k = 0; k < 2 * T; k++)
                 C[k] = (int)LAB_POISON_WORD;
             merge_sequential_circular(A_S, m, B_S, n, C, a0, b0, T);
             const lab_mismatch mm = merge_compare(in, C, NULL, want, NULL, 0, first, sizeof first);
-            cr_assert_eq(mm.count, 0, "merge_sequential_circular: first %s; m=%d n=%d A_S_start=%d B_S_start=%d tile=%d, %s%s",
+            cr_assert_eq(mm.count, 0,
+                         "merge_sequential_circular: first %s; m=%d n=%d A_S_start=%d B_S_start=%d tile=%d, %s%s",
                          first, m, n, a0, b0, T, what, lab_todo_note());
         }
 }

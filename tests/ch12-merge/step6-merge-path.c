@@ -26,7 +26,8 @@ static int64_t shifted_merge_errors(const merge_inputs *in, int shift, char *fir
     const size_t bytes = sizeof(int) * (size_t)words;
     const int values = in->A_values != NULL;
     int *got = lab_xmalloc(bytes), *got_v = lab_xmalloc(bytes);
-    int *want = lab_xmalloc(sizeof(int) * (size_t)(total + 1)), *want_v = lab_xmalloc(sizeof(int) * (size_t)(total + 1));
+    int *want = lab_xmalloc(sizeof(int) * (size_t)(total + 1)),
+        *want_v = lab_xmalloc(sizeof(int) * (size_t)(total + 1));
     merge_ref(in, want, values ? want_v : NULL);
     merge_args a = merge_upload(in, merge_temp_bytes(&merge_step_info, in->m, in->n, p));
     int *C_d = a.C, *C_values_d = a.C_values; /* merge_upload's, aligned: put back before merge_free */
@@ -65,10 +66,12 @@ static void check_shifted(int64_t m, int64_t n, const char *dist, int is_float, 
     char first[512] = "";
     cr_assert_eq(merge_inputs_make(&in, dist, seed, m, n, is_float, values, MERGE_TAG_ORIGIN), 0);
     const int64_t errors = shifted_merge_errors(&in, shift, first, sizeof first);
-    cr_assert_eq(errors, 0, "%lld wrong outputs: first %s -- m=%lld n=%lld (tile %lld) dist=%s type=%s %s, C %d words "
+    cr_assert_eq(errors, 0,
+                 "%lld wrong outputs: first %s -- m=%lld n=%lld (tile %lld) dist=%s type=%s %s, C %d words "
                  "past a 16-byte boundary, seed=%llu%s",
-                 (long long)errors, first, (long long)m, (long long)n, (long long)TILE, dist, is_float ? "float" : "int",
-                 values ? "pairs" : "keys", shift, (unsigned long long)seed, lab_todo_note());
+                 (long long)errors, first, (long long)m, (long long)n, (long long)TILE, dist,
+                 is_float ? "float" : "int", values ? "pairs" : "keys", shift, (unsigned long long)seed,
+                 lab_todo_note());
     merge_inputs_free(&in);
 }
 
@@ -83,7 +86,7 @@ static void check_every_kind(int64_t m, int64_t n, const char *dist, uint64_t se
 GPU_TEST(merge_path, lopsided_merges)
 {
     const int64_t T = TILE;
-    const int64_t sizes[][2] = {{1000000, 3}, {3, 1000000}, {20 * T + 1, 1}, {1, 20 * T + 1},
+    const int64_t sizes[][2] = {{1000000, 3}, {3, 1000000},   {20 * T + 1, 1},    {1, 20 * T + 1},
                                 {7 * T, 0},   {0, 7 * T - 1}, {T - 1, 2 * T + 1}, {2 * T + 1, T - 1}};
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
         for (int d = 0; merge_dists[d] != NULL; d++)
@@ -130,8 +133,10 @@ GPU_TEST(merge_path, a_tie_run_across_the_tile_edge)
     char first[512] = "";
     for (int shift = 0; shift < 2; shift++) {
         const int64_t errors = shifted_merge_errors(&in, shift, first, sizeof first);
-        cr_assert_eq(errors, 0, "%lld wrong outputs: first %s -- a run of ties across the tile edge (tile %lld), C "
-                     "shifted %d words%s", (long long)errors, first, (long long)T, shift, lab_todo_note());
+        cr_assert_eq(errors, 0,
+                     "%lld wrong outputs: first %s -- a run of ties across the tile edge (tile %lld), C "
+                     "shifted %d words%s",
+                     (long long)errors, first, (long long)T, shift, lab_todo_note());
     }
     free(A), free(B);
 }
@@ -184,7 +189,8 @@ Test(merge_path_params, the_shape_is_compile_time)
 Test(merge_path_params, the_workspace_holds_every_tile_boundary)
 {
     const merge_step *s = &merge_step_info;
-    const int64_t sizes[][2] = {{0, 1}, {1, 0}, {TILE, 0}, {TILE, 1}, {1000000, 3}, {(int64_t)1 << 30, ((int64_t)1 << 30) - 1}};
+    const int64_t sizes[][2] = {{0, 1},    {1, 0},       {TILE, 0},
+                                {TILE, 1}, {1000000, 3}, {(int64_t)1 << 30, ((int64_t)1 << 30) - 1}};
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
         const int64_t total = sizes[z][0] + sizes[z][1], tiles = (total + TILE - 1) / TILE;
         cr_assert_geq(merge_temp_bytes(s, sizes[z][0], sizes[z][1], &s->defaults), sizeof(int) * (size_t)(tiles + 1),

@@ -41,7 +41,8 @@ Test(sample_sort_step, the_descriptor_is_complete_and_its_defaults_accepted)
     for (int d = 0; d < GEN_COUNT; d++)
         cr_assert(lab_name_in(gen_dist_name(d), s->dists), "--dist takes %s", gen_dist_name(d));
     cr_assert(lab_name_in("all", s->dists), "--dist all runs every distribution");
-    cr_assert(lab_name_index("onesweep", s->locals) == SS_LOCAL_ONESWEEP && lab_name_index("cub", s->locals) == SS_LOCAL_CUB,
+    cr_assert(lab_name_index("onesweep", s->locals) == SS_LOCAL_ONESWEEP &&
+                  lab_name_index("cub", s->locals) == SS_LOCAL_CUB,
               "--local onesweep or cub, in ss_local's order");
     cr_assert(s->lab.about != NULL && strstr(s->lab.about, "--ranks") != NULL, "the --help paragraph names --ranks");
     cr_assert(s->lab.default_n > 0 && s->lab.default_n <= s->lab.max_n, "the default size within -n's limit");
@@ -61,16 +62,17 @@ Test(sample_sort_step, bad_configurations_are_refused_without_a_gpu)
         int G, K, F, S;
         double first_weight, slack;
         const char *what;
-    } bad[] = {{.G = 1, .K = 0, .F = 1, .S = 8192, .first_weight = 0.5, .slack = 0.1, .what = "no chunks"},
-               {.G = 2, .K = 600, .F = 1, .S = 8192, .first_weight = 0.5, .slack = 0.1, .what = "ranks x chunks above 1024"},
-               {.G = 0, .K = 1, .F = 1, .S = 8192, .first_weight = 0.5, .slack = 0.1, .what = "no rank"},
-               {.G = 2, .K = 4, .F = 0, .S = 8192, .first_weight = 0.5, .slack = 0.1, .what = "no sub-bucket"},
-               {.G = 4, .K = 4, .F = 128, .S = 8192, .first_weight = 0.5, .slack = 0.1, .what = "sub-buckets above 64"},
-               {.G = 2, .K = 4, .F = 1, .S = 0, .first_weight = 0.5, .slack = 0.1, .what = "an empty sample"},
-               {.G = 2, .K = 4, .F = 1, .S = 1 << 17, .first_weight = 0.5, .slack = 0.1, .what = "a sample above 65536"},
-               {.G = 2, .K = 4, .F = 1, .S = 8192, .first_weight = 0.0, .slack = 0.1, .what = "a first chunk of weight 0"},
-               {.G = 2, .K = 4, .F = 1, .S = 8192, .first_weight = 0.5, .slack = -0.1, .what = "negative slack"},
-               {.G = 2, .K = 4, .F = 1, .S = 8192, .first_weight = 0.5, .slack = 1.5, .what = "slack above 1"}};
+    } bad[] = {
+        {.G = 1, .K = 0, .F = 1, .S = 8192, .first_weight = 0.5, .slack = 0.1, .what = "no chunks"},
+        {.G = 2, .K = 600, .F = 1, .S = 8192, .first_weight = 0.5, .slack = 0.1, .what = "ranks x chunks above 1024"},
+        {.G = 0, .K = 1, .F = 1, .S = 8192, .first_weight = 0.5, .slack = 0.1, .what = "no rank"},
+        {.G = 2, .K = 4, .F = 0, .S = 8192, .first_weight = 0.5, .slack = 0.1, .what = "no sub-bucket"},
+        {.G = 4, .K = 4, .F = 128, .S = 8192, .first_weight = 0.5, .slack = 0.1, .what = "sub-buckets above 64"},
+        {.G = 2, .K = 4, .F = 1, .S = 0, .first_weight = 0.5, .slack = 0.1, .what = "an empty sample"},
+        {.G = 2, .K = 4, .F = 1, .S = 1 << 17, .first_weight = 0.5, .slack = 0.1, .what = "a sample above 65536"},
+        {.G = 2, .K = 4, .F = 1, .S = 8192, .first_weight = 0.0, .slack = 0.1, .what = "a first chunk of weight 0"},
+        {.G = 2, .K = 4, .F = 1, .S = 8192, .first_weight = 0.5, .slack = -0.1, .what = "negative slack"},
+        {.G = 2, .K = 4, .F = 1, .S = 8192, .first_weight = 0.5, .slack = 1.5, .what = "slack above 1"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ss_config c = config(bad[i].G, 1000, bad[i].K, 1, SS_LOCAL_CUB);
         c.F = bad[i].F, c.S = bad[i].S, c.first_weight = bad[i].first_weight, c.slack = bad[i].slack;
@@ -138,7 +140,8 @@ Test(sample_sort_inputs, distributions_have_their_shape)
         cr_assert_eq(gen_value(at), (unsigned int)g, "values are input positions");
     }
     cr_assert(nfew >= 6 && nfew <= 8, "few: %d distinct keys", nfew);
-    cr_assert(top > N * 45 / 100 && top < N * 55 / 100, "zipf: the heaviest key is %lld of %lld", (long long)top, (long long)N);
+    cr_assert(top > N * 45 / 100 && top < N * 55 / 100, "zipf: the heaviest key is %lld of %lld", (long long)top,
+              (long long)N);
     cr_assert_eq(gen_dist_of("zipf"), GEN_ZIPF);
     cr_assert_eq(gen_dist_of("zip"), -1);
 }
@@ -184,10 +187,24 @@ Test(sample_sort_run, bad_options_are_exit_2_before_the_gpu_is_looked_for)
     const char *run = run_path();
     if (run == NULL)
         cr_skip_test("./run is not built beside this suite (make builds build/<step>/run with it)");
-    static const char *const bad[] = {"--chunks 0", "--chunks", "--chunks 1025", "--gpus 0", "--dist nope",
-                                      "--local quick", "--block 256", "-n 2^41", "--gpus 2 --chunks 600 -n 1000",
-                                      "--tile 1024", "--ranks 0", "--ranks 65", "--ranks 2 --gpus 2", "--fine 0",
-                                      "--fine 65", "--local cub --fine 4", "--timeout 0", "--gpus abc"};
+    static const char *const bad[] = {"--chunks 0",
+                                      "--chunks",
+                                      "--chunks 1025",
+                                      "--gpus 0",
+                                      "--dist nope",
+                                      "--local quick",
+                                      "--block 256",
+                                      "-n 2^41",
+                                      "--gpus 2 --chunks 600 -n 1000",
+                                      "--tile 1024",
+                                      "--ranks 0",
+                                      "--ranks 65",
+                                      "--ranks 2 --gpus 2",
+                                      "--fine 0",
+                                      "--fine 65",
+                                      "--local cub --fine 4",
+                                      "--timeout 0",
+                                      "--gpus abc"};
     char cmd[4600], out[4096];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(cmd, sizeof cmd, "CUDA_VISIBLE_DEVICES= %s %s 2>&1", run, bad[i]);
@@ -266,8 +283,13 @@ GPU_TEST(sample_sort_gpu, ranks_on_one_gpu_every_distribution_and_size)
     for (int dist = 0; dist < GEN_COUNT; dist++)
         for (int z = 0; z < 4; z++)
             for (int pairs = 0; pairs < 2; pairs++)
-                sort_and_check((sort_case){.G = ranks[(dist + z) % 4], .K = 4, .with_values = pairs, .dist = dist,
-                                           .N = sizes[z], .first_weight = 0.5, .local = SS_LOCAL_ONESWEEP,
+                sort_and_check((sort_case){.G = ranks[(dist + z) % 4],
+                                           .K = 4,
+                                           .with_values = pairs,
+                                           .dist = dist,
+                                           .N = sizes[z],
+                                           .first_weight = 0.5,
+                                           .local = SS_LOCAL_ONESWEEP,
                                            .seed = lab_test_seeds[(dist + z) % LAB_TEST_NSEEDS]});
 }
 
@@ -277,19 +299,35 @@ GPU_TEST(sample_sort_gpu, ranks_chunks_and_sub_buckets_in_turn)
     static const double weights[] = {0.5, 1.0, 0.25};
     for (int k = 0; k < 3; k++)
         for (int dist = 0; dist < GEN_COUNT; dist++)
-            sort_and_check((sort_case){.G = 2 + (k + dist) % 3, .K = ks[k], .F = k == 2 && dist % 2 ? 4 : fines[k],
-                                       .with_values = (k + dist) % 2, .dist = dist, .N = (1 << 20) + 77 * dist,
-                                       .first_weight = weights[k], .local = SS_LOCAL_ONESWEEP,
+            sort_and_check((sort_case){.G = 2 + (k + dist) % 3,
+                                       .K = ks[k],
+                                       .F = k == 2 && dist % 2 ? 4 : fines[k],
+                                       .with_values = (k + dist) % 2,
+                                       .dist = dist,
+                                       .N = (1 << 20) + 77 * dist,
+                                       .first_weight = weights[k],
+                                       .local = SS_LOCAL_ONESWEEP,
                                        .seed = lab_test_seeds[(k + dist) % LAB_TEST_NSEEDS]});
 }
 
 GPU_TEST(sample_sort_gpu, cub_local_sort_and_one_rank)
 {
     for (int dist = 0; dist < GEN_COUNT; dist++) {
-        sort_and_check((sort_case){.G = 3, .K = 2, .with_values = dist % 2, .dist = dist, .N = 3 << 19,
-                                   .first_weight = 0.5, .local = SS_LOCAL_CUB, .seed = lab_test_seeds[dist % LAB_TEST_NSEEDS]});
-        sort_and_check((sort_case){.G = 1, .K = 1 + 3 * (dist % 2), .with_values = 1 - dist % 2, .dist = dist,
-                                   .N = (1 << 20) + 5, .first_weight = 0.5, .local = dist < 3 ? SS_LOCAL_ONESWEEP : SS_LOCAL_CUB,
+        sort_and_check((sort_case){.G = 3,
+                                   .K = 2,
+                                   .with_values = dist % 2,
+                                   .dist = dist,
+                                   .N = 3 << 19,
+                                   .first_weight = 0.5,
+                                   .local = SS_LOCAL_CUB,
+                                   .seed = lab_test_seeds[dist % LAB_TEST_NSEEDS]});
+        sort_and_check((sort_case){.G = 1,
+                                   .K = 1 + 3 * (dist % 2),
+                                   .with_values = 1 - dist % 2,
+                                   .dist = dist,
+                                   .N = (1 << 20) + 5,
+                                   .first_weight = 0.5,
+                                   .local = dist < 3 ? SS_LOCAL_ONESWEEP : SS_LOCAL_CUB,
                                    .seed = lab_test_seeds[dist % LAB_TEST_NSEEDS]});
     }
 }
@@ -298,8 +336,13 @@ GPU_TEST(sample_sort_gpu, ties_and_skew_at_2_pow_24_on_four_ranks)
 {
     static const int dists[] = {GEN_EQUAL, GEN_FEW, GEN_ZIPF, GEN_UNIFORM};
     for (int d = 0; d < 4; d++)
-        sort_and_check((sort_case){.G = 4, .K = 4, .with_values = 1, .dist = dists[d], .N = (1 << 24) + 3,
-                                   .first_weight = 0.5, .local = SS_LOCAL_ONESWEEP,
+        sort_and_check((sort_case){.G = 4,
+                                   .K = 4,
+                                   .with_values = 1,
+                                   .dist = dists[d],
+                                   .N = (1 << 24) + 3,
+                                   .first_weight = 0.5,
+                                   .local = SS_LOCAL_ONESWEEP,
                                    .seed = lab_test_seeds[d % LAB_TEST_NSEEDS]});
 }
 
@@ -352,7 +395,8 @@ GPU_TEST(sample_sort_run, mpirun_np_1_every_distribution_keys_and_pairs)
     expect_run_passes(mpirun, "-n 1000,2^20+3 --dist all --chunks 4 --reps 1 --keys-only");
     snprintf(cmd, sizeof cmd, "%s %s -n 1000 --reps 1 2>&1", mpirun, run_path());
     run_command(cmd, out, sizeof out);
-    cr_assert(strstr(out, "x 1, MPI)") != NULL, "mpirun -np 1 ./run must bootstrap NCCL through MPI; it said:\n%s", out);
+    cr_assert(strstr(out, "x 1, MPI)") != NULL, "mpirun -np 1 ./run must bootstrap NCCL through MPI; it said:\n%s",
+              out);
 }
 
 /* The GPUs this machine has (0 when it cannot say). */

@@ -41,8 +41,8 @@ Test(sort_transform, round_trips_and_keeps_the_order)
             cr_assert_eq(sort_key_decode(sort_key_encode(a, (sort_type)t), (sort_type)t), a,
                          "decode(encode(%#x)) != %#x for type %s", a, a, sort_type_name((sort_type)t));
         const int ia = (int)a, ib = (int)b;
-        cr_assert_eq(ia < ib, sort_key_encode(a, SORT_INT) < sort_key_encode(b, SORT_INT),
-                     "int order lost: %d vs %d", ia, ib);
+        cr_assert_eq(ia < ib, sort_key_encode(a, SORT_INT) < sort_key_encode(b, SORT_INT), "int order lost: %d vs %d",
+                     ia, ib);
         float fa, fb;
         memcpy(&fa, &a, sizeof fa);
         memcpy(&fb, &b, sizeof fb);
@@ -51,7 +51,8 @@ Test(sort_transform, round_trips_and_keeps_the_order)
                          "float order lost: %g (%#x) vs %g (%#x)", fa, a, fb, b);
     }
     /* the edges: -inf < -1 < -0 < +0 < denormal < 1 < +inf */
-    const unsigned int f[] = {0xff800000u, 0xbf800000u, 0x80000000u, 0x00000000u, 0x00000001u, 0x3f800000u, 0x7f800000u};
+    const unsigned int f[] = {0xff800000u, 0xbf800000u, 0x80000000u, 0x00000000u,
+                              0x00000001u, 0x3f800000u, 0x7f800000u};
     for (int i = 1; i < 7; i++)
         cr_assert_lt(sort_key_encode(f[i - 1], SORT_FLOAT), sort_key_encode(f[i], SORT_FLOAT),
                      "float keys %#x and %#x out of order", f[i - 1], f[i]);
@@ -106,7 +107,8 @@ Test(sort_ref, one_iteration_gives_fig_13_3s_rows_and_32_of_them_sort)
         cr_assert_eq(got_ones[i], ones_before[i], "Fig 13.3: ones before key %d = %u, expected %u", i, got_ones[i],
                      ones_before[i]);
     for (int i = 0; i < 16; i++)
-        cr_assert_eq(got_dest[i], dest[i], "Fig 13.3: destination of key %d = %u, expected %u", i, got_dest[i], dest[i]);
+        cr_assert_eq(got_dest[i], dest[i], "Fig 13.3: destination of key %d = %u, expected %u", i, got_dest[i],
+                     dest[i]);
     enum { N = 999 };
     static unsigned int k[N], want[N], ones[N + 1], to[N], next[N];
     lab_rng rng = lab_rng_seeded(lab_test_seeds[1]);
@@ -140,20 +142,24 @@ Test(sort_inputs, every_distribution_has_its_shape_and_is_never_all_zero)
                         cr_assert((k[i] & 0x7f800000u) != 0x7f800000u || (k[i] & 0x007fffffu) == 0,
                                   "%s float keys hold a NaN at %lld", dist, (long long)i);
                 }
-                cr_assert_gt(nonzero, 0, "%s (%s, n=%lld) is all zero", dist, sort_type_name((sort_type)t), (long long)n);
+                cr_assert_gt(nonzero, 0, "%s (%s, n=%lld) is all zero", dist, sort_type_name((sort_type)t),
+                             (long long)n);
                 if (strcmp(dist, "sorted") == 0)
                     cr_assert(sort_is_ordered(k, n, (sort_type)t, &where), "sorted (%s) is not, at %lld",
                               sort_type_name((sort_type)t), (long long)where);
                 sort_encode_keys(k, n, (sort_type)t);
                 if (strcmp(dist, "reverse") == 0)
                     for (int64_t i = 1; i < n; i++)
-                        cr_assert_geq(k[i - 1], k[i], "reverse (%s) rises at %lld", sort_type_name((sort_type)t), (long long)i);
+                        cr_assert_geq(k[i - 1], k[i], "reverse (%s) rises at %lld", sort_type_name((sort_type)t),
+                                      (long long)i);
                 if (strcmp(dist, "equal") == 0)
                     for (int64_t i = 1; i < n; i++)
-                        cr_assert_eq(k[i], k[0], "equal (%s) differs at %lld", sort_type_name((sort_type)t), (long long)i);
+                        cr_assert_eq(k[i], k[0], "equal (%s) differs at %lld", sort_type_name((sort_type)t),
+                                     (long long)i);
                 if (strcmp(dist, "high") == 0 && t != SORT_FLOAT)
                     for (int64_t i = 0; i < n; i++)
-                        cr_assert_eq(k[i] & 0x00ffffffu, 0u, "high (%s) has low bits at %lld", sort_type_name((sort_type)t), (long long)i);
+                        cr_assert_eq(k[i] & 0x00ffffffu, 0u, "high (%s) has low bits at %lld",
+                                     sort_type_name((sort_type)t), (long long)i);
                 free(k);
             }
     unsigned int k[4];
@@ -169,18 +175,20 @@ Test(sort_step, the_descriptor_is_complete_and_its_defaults_accepted)
 {
     const sort_params def = STEP->defaults;
     char text[160], line[256];
-    cr_assert_eq(STEP->takes & SORT_TAKES_EVERY, SORT_TAKES_EVERY, "every step takes the chapter's options "
+    cr_assert_eq(STEP->takes & SORT_TAKES_EVERY, SORT_TAKES_EVERY,
+                 "every step takes the chapter's options "
                  "(SORT_TAKES_EVERY)");
     cr_assert((STEP->sorts.launch != NULL) != (STEP->sorts.pass != NULL),
               "a step sorts with its own launcher or in passes, not both (sorts.launch, sorts.pass)");
     cr_assert((STEP->sorts.passes == NULL) == (STEP->sorts.pass == NULL), "a step in passes says how many and what "
-              "one does");
+                                                                          "one does");
     cr_assert(STEP->lab.about != NULL && STEP->lab.about[0] != '\0', "the step's --help paragraph");
     cr_assert(STEP->lab.max_n_why != NULL && strstr(STEP->lab.max_n_why, "n must") != NULL,
               "a refusal of too large an n");
     cr_assert(STEP->needs.workspace != NULL && STEP->describe != NULL,
               "the workspace and the result line's parameters");
-    cr_assert(STEP->lab.max_n >= 4096 && STEP->lab.max_n <= SORT_MAX_N, "-n's limit (%lld)", (long long)STEP->lab.max_n);
+    cr_assert(STEP->lab.max_n >= 4096 && STEP->lab.max_n <= SORT_MAX_N, "-n's limit (%lld)",
+              (long long)STEP->lab.max_n);
     cr_assert(STEP->lab.default_n > 0 && STEP->lab.default_n <= STEP->lab.max_n, "-n's default (%lld)",
               (long long)STEP->lab.default_n);
     if (STEP->takes & SORT_TAKES_VARIANT)
@@ -191,9 +199,10 @@ Test(sort_step, the_descriptor_is_complete_and_its_defaults_accepted)
                   "a step with one form has no variant name");
     cr_assert_null(sort_check(STEP, 1000, &def), "the default parameters (%s) must be accepted",
                    params_text(&def, text, sizeof text));
-    cr_assert_null(sort_check(STEP, STEP->lab.default_n < sort_max_n(STEP, &def) ? STEP->lab.default_n
-                                                                                  : sort_max_n(STEP, &def),
-                              &def), "./run's default size must be accepted");
+    cr_assert_null(
+        sort_check(STEP, STEP->lab.default_n < sort_max_n(STEP, &def) ? STEP->lab.default_n : sort_max_n(STEP, &def),
+                   &def),
+        "./run's default size must be accepted");
     cr_assert_gt(sort_temp_bytes(STEP, 1000, 1, &def), 0, "the workspace of 1000 pairs");
     STEP->describe(&def, line, sizeof line);
     cr_assert(strstr(line, "block=") != NULL, "the result line names the block: '%s'", line);
@@ -329,9 +338,11 @@ void check_sort_repeatedly(int64_t n, int with_values, int launches, uint64_t se
     unsigned int *ov_d = with_values ? lab_dev_poisoned(bytes, "values_out") : NULL;
     void *temp = lab_dev_poisoned(temp_bytes, "temp_d (the workspace)");
     for (int launch = 1; launch <= launches; launch++) {
-        snprintf(context, sizeof context, "launch %d of %d of the same sort: a race (a missing barrier or fence) "
-                 "shows only now and then; n=%lld dist=uniform %s seed=%llu %s", launch, launches, (long long)n,
-                 with_values ? "pairs" : "keys", (unsigned long long)seed, params_text(p, text, sizeof text));
+        snprintf(context, sizeof context,
+                 "launch %d of %d of the same sort: a race (a missing barrier or fence) "
+                 "shows only now and then; n=%lld dist=uniform %s seed=%llu %s",
+                 launch, launches, (long long)n, with_values ? "pairs" : "keys", (unsigned long long)seed,
+                 params_text(p, text, sizeof text));
         lab_poison_device(ok_d, bytes), lab_poison_device(temp, temp_bytes);
         if (with_values)
             lab_poison_device(ov_d, bytes);
@@ -363,7 +374,8 @@ GPU_TEST(sort_gpu, every_distribution_small_and_odd_sizes)
     for (int z = 0; z < N_SMALL; z++)
         for (int d = 0; sort_dists[d] != NULL; d++)
             if (small_sizes[z] <= sort_max_n(STEP, &STEP->defaults))
-                check_sort(small_sizes[z], sort_dists[d], SORT_UINT, (z + d) % 3 != 0, lab_test_seed(z + d), &STEP->defaults);
+                check_sort(small_sizes[z], sort_dists[d], SORT_UINT, (z + d) % 3 != 0, lab_test_seed(z + d),
+                           &STEP->defaults);
 }
 
 GPU_TEST(sort_gpu, stability_equal_keys_keep_their_input_order)

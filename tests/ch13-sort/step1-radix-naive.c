@@ -26,10 +26,12 @@ GPU_TEST(radix_naive, book_example_iteration_0_fig_13_3)
     for (int i = 0; i < 16; i++)
         want_k[dest[i]] = sort_book_keys[i];
     for (int i = 0; i <= 16; i++)
-        cr_assert_eq(got_bits[i], ones_before[i], "Fig 13.3: ones before key %d = %u%s, expected %u (bits[16] is the total)%s",
-                     i, got_bits[i], lab_marker_meaning(got_bits[i]), ones_before[i], lab_todo_note());
+        cr_assert_eq(got_bits[i], ones_before[i],
+                     "Fig 13.3: ones before key %d = %u%s, expected %u (bits[16] is the total)%s", i, got_bits[i],
+                     lab_marker_meaning(got_bits[i]), ones_before[i], lab_todo_note());
     for (int i = 0; i < 16; i++)
-        cr_assert_eq(got_k[i], want_k[i], "Fig 13.3: output[%d] = %u%s, expected %u (destinations 0 8 1 9 10 2 11 3 12 4 13 14 5 6 15 7)%s",
+        cr_assert_eq(got_k[i], want_k[i],
+                     "Fig 13.3: output[%d] = %u%s, expected %u (destinations 0 8 1 9 10 2 11 3 12 4 13 14 5 6 15 7)%s",
                      i, got_k[i], lab_marker_meaning(got_k[i]), want_k[i], lab_todo_note());
     lab_dev_free(k_d), lab_dev_free(o_d), lab_dev_free(b_d), lab_dev_free(temp);
 }
@@ -100,8 +102,16 @@ static void check_scan(int64_t n, int in_place, uint64_t seed)
 
 GPU_TEST(scan_gpu, exclusive_scan_around_tiles_and_levels)
 {
-    static const int64_t sizes[] = {0, 1, 2, 31, SCAN_TILE - 1, SCAN_TILE, SCAN_TILE + 1, 3 * SCAN_TILE + 7,
-                                    (int64_t)SCAN_TILE * SCAN_TILE - 1, (int64_t)SCAN_TILE * SCAN_TILE + 5,
+    static const int64_t sizes[] = {0,
+                                    1,
+                                    2,
+                                    31,
+                                    SCAN_TILE - 1,
+                                    SCAN_TILE,
+                                    SCAN_TILE + 1,
+                                    3 * SCAN_TILE + 7,
+                                    (int64_t)SCAN_TILE * SCAN_TILE - 1,
+                                    (int64_t)SCAN_TILE * SCAN_TILE + 5,
                                     ((int64_t)1 << 26) + 3};
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
         for (int in_place = 0; in_place < 2; in_place++)

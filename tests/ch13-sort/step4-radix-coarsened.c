@@ -12,7 +12,8 @@ GPU_TEST(radix_coarsened, every_r_and_coarsening)
         for (int c = 0; c < 6; c++) {
             sort_params p = STEP->defaults;
             p.radix_bits = r, p.coarsen = coarsen[c], p.block = c % 2 ? 128 : 256;
-            check_sort(c % 2 ? 100003 : 7777, sort_dists[(r + c) % 6], SORT_UINT, (r + c) % 4 != 0, lab_test_seed(r + c), &p);
+            check_sort(c % 2 ? 100003 : 7777, sort_dists[(r + c) % 6], SORT_UINT, (r + c) % 4 != 0,
+                       lab_test_seed(r + c), &p);
         }
 }
 
@@ -32,7 +33,8 @@ GPU_TEST(radix_coarsened, a_block_too_large_for_the_registers_is_refused_or_runs
     sort_params p = STEP->defaults;
     p.block = 1024;
     unsigned int keys[4] = {4, 3, 2, 1};
-    unsigned int *k_d = lab_dev_upload(keys, sizeof keys, "keys_in"), *v_d = lab_dev_upload(keys, sizeof keys, "values_in");
+    unsigned int *k_d = lab_dev_upload(keys, sizeof keys, "keys_in"),
+                 *v_d = lab_dev_upload(keys, sizeof keys, "values_in");
     unsigned int *ok_d = lab_dev_poisoned(sizeof keys, "keys_out"), *ov_d = lab_dev_poisoned(sizeof keys, "values_out");
     void *temp = lab_dev_poisoned(sort_temp_bytes(STEP, 4, 1, &p), "temp_d (the workspace)");
     const char *why = sort_run(STEP, k_d, v_d, ok_d, ov_d, 4, temp, &p);

@@ -13,7 +13,8 @@ GPU_TEST(merge_sort, tile_sizes_and_pass_counts)
             /* whole tiles, one more key, and an odd number of runs, so the passes ping-pong both ways */
             const int64_t sizes[] = {tile, tile + 1, 2 * tile, 5 * tile - 3, 8 * tile + 1};
             for (int z = 0; z < 5; z++)
-                check_sort(sizes[z], sort_dists[(b + c + z) % 6], SORT_UINT, (b + z) % 2 == 0, lab_test_seed(b + c + z), &p);
+                check_sort(sizes[z], sort_dists[(b + c + z) % 6], SORT_UINT, (b + z) % 2 == 0, lab_test_seed(b + c + z),
+                           &p);
         }
 }
 

@@ -42,7 +42,8 @@ GPU_TEST(sorting_networks, bitonic_tiles_blocks_and_padding)
         for (int b = 0; b < 4; b++) {
             sort_params p = STEP->defaults;
             p.tile = tiles[t], p.block = blocks[b];
-            check_sort(sizes[(t + b) % 4], sort_dists[(t + b) % 6], SORT_UINT, (t + b) % 2 == 0, lab_test_seed(t + b), &p);
+            check_sort(sizes[(t + b) % 4], sort_dists[(t + b) % 6], SORT_UINT, (t + b) % 2 == 0, lab_test_seed(t + b),
+                       &p);
         }
 }
 

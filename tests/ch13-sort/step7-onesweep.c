@@ -50,8 +50,10 @@ Test(onesweep, tables_grow_with_n)
     for (int64_t n = 0; n <= 2147483647LL; n = n * 5 + 1) {
         const size_t b = onesweep_tables_bytes(n);
         const int64_t tiles = (n + tile - 1) / tile;
-        cr_assert_geq(b, sizeof(unsigned int) * (size_t)(4 * 256 * (tiles + 1)), "n=%lld: histograms and 4 passes "
-                      "x 256 status words per tile", (long long)n);
+        cr_assert_geq(b, sizeof(unsigned int) * (size_t)(4 * 256 * (tiles + 1)),
+                      "n=%lld: histograms and 4 passes "
+                      "x 256 status words per tile",
+                      (long long)n);
         cr_assert_geq(b, last, "the tables must not shrink as n grows (n=%lld)", (long long)n);
         last = b;
     }
@@ -100,8 +102,8 @@ static void check_both_entry_points(const unsigned int *keys, int64_t n, int wit
         unsigned int *v_d = with_values ? lab_dev_upload(values, bytes, "values") : NULL;
         unsigned int *ok_d = lab_dev_poisoned(bytes, in_place ? "keys_alt" : "keys_out");
         unsigned int *ov_d = with_values ? lab_dev_poisoned(bytes, in_place ? "values_alt" : "values_out") : NULL;
-        void *temp = lab_dev_poisoned(in_place ? onesweep_tables_bytes(n) : sort_temp_bytes(STEP, n, with_values,
-                                                                                             &STEP->defaults),
+        void *temp = lab_dev_poisoned(in_place ? onesweep_tables_bytes(n)
+                                               : sort_temp_bytes(STEP, n, with_values, &STEP->defaults),
                                       in_place ? "tables_temp" : "temp_d (the workspace)");
         int in_alt = -1;
         const char *why = in_place ? onesweep_sort_buffers(k_d, ok_d, v_d, ov_d, n, temp, 0, &in_alt)
@@ -181,16 +183,17 @@ static void assert_stable_sort_of(const unsigned int *keys_in, const unsigned in
                   "values: out[%lld] = %#x%s is not the payload of an input position not seen before (%s)%s",
                   (long long)i, got_v[i], lab_marker_meaning(got_v[i]), context, lab_todo_note());
         seen[idx / 8] |= (unsigned char)(1u << (idx % 8));
-        cr_assert(got_k[i] == keys_in[idx], "keys: out[%lld] = %#x%s travelled with input %u's value; that key is "
-                  "%#x (%s)%s", (long long)i, got_k[i], lab_marker_meaning(got_k[i]), idx, keys_in[idx], context,
-                  lab_todo_note());
+        cr_assert(got_k[i] == keys_in[idx],
+                  "keys: out[%lld] = %#x%s travelled with input %u's value; that key is "
+                  "%#x (%s)%s",
+                  (long long)i, got_k[i], lab_marker_meaning(got_k[i]), idx, keys_in[idx], context, lab_todo_note());
         if (i > 0) {
             const unsigned int prev = payload_index(got_v[i - 1]);
             cr_assert(got_k[i - 1] < got_k[i] || (got_k[i - 1] == got_k[i] && prev < idx),
-                      "out[%lld] (key %#x, input %u) after (key %#x, input %u): %s (%s)%s", (long long)i, got_k[i],
-                      idx, got_k[i - 1], prev, got_k[i - 1] > got_k[i] ? "keys out of order"
-                                                                       : "equal keys left their input order",
-                      context, lab_todo_note());
+                      "out[%lld] (key %#x, input %u) after (key %#x, input %u): %s (%s)%s", (long long)i, got_k[i], idx,
+                      got_k[i - 1], prev,
+                      got_k[i - 1] > got_k[i] ? "keys out of order" : "equal keys left their input order", context,
+                      lab_todo_note());
         }
     }
     free(seen);

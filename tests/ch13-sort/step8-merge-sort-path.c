@@ -23,11 +23,12 @@ GPU_TEST(merge_sort_path, sizes_around_tiles_and_run_widths)
 {
     const int64_t T = tile_of_step();
     /* 1 tile; 2, 3, 4, 5 tiles (one or two passes, B short or empty); 37 tiles (6 passes, odd runs); 64 and 65 */
-    const int64_t sizes[] = {T - 1, T, T + 1, 2 * T, 2 * T + 1, 3 * T - 1, 4 * T + 3, 5 * T, 37 * T + 11, 64 * T,
-                             64 * T + 1, 65 * T - 7};
+    const int64_t sizes[] = {T - 1,     T,     T + 1,       2 * T,  2 * T + 1,  3 * T - 1,
+                             4 * T + 3, 5 * T, 37 * T + 11, 64 * T, 64 * T + 1, 65 * T - 7};
     for (int z = 0; z < (int)(sizeof sizes / sizeof sizes[0]); z++)
         for (int d = 0; sort_dists[d] != NULL; d++)
-            check_sort(sizes[z], sort_dists[d], (sort_type)((z + d) % 3), (z + d) % 2 == 0, lab_test_seed(z + d), &STEP->defaults);
+            check_sort(sizes[z], sort_dists[d], (sort_type)((z + d) % 3), (z + d) % 2 == 0, lab_test_seed(z + d),
+                       &STEP->defaults);
 }
 
 GPU_TEST(merge_sort_path, two_pow_26_int_keys_and_pairs)
@@ -52,7 +53,8 @@ static void check_shifted_output(int64_t n, const char *dist, int shift, uint64_
     memcpy(want_k, keys, bytes), memcpy(want_v, values, bytes);
     sort_ref(want_k, want_v, n);
     unsigned int *k_d = lab_dev_upload(keys, bytes, "keys_in"), *v_d = lab_dev_upload(values, bytes, "values_in");
-    unsigned int *ok_d = lab_dev_poisoned(all, "keys_out (shifted)"), *ov_d = lab_dev_poisoned(all, "values_out (shifted)");
+    unsigned int *ok_d = lab_dev_poisoned(all, "keys_out (shifted)"),
+                 *ov_d = lab_dev_poisoned(all, "values_out (shifted)");
     void *temp = lab_dev_poisoned(sort_temp_bytes(STEP, n, 1, &STEP->defaults), "temp_d (the workspace)");
     const char *why = sort_run(STEP, k_d, v_d, ok_d + shift, ov_d + shift, n, temp, &STEP->defaults);
     cr_assert_null(why, "sort_run refused n=%lld: %s", (long long)n, why ? why : "");
@@ -62,12 +64,13 @@ static void check_shifted_output(int64_t n, const char *dist, int shift, uint64_
         if (i < 0 || i >= n)
             cr_assert(got_k[w] == LAB_POISON_WORD && got_v[w] == LAB_POISON_WORD,
                       "n=%lld dist=%s: word %lld of the output buffers was written, outside the output (which starts "
-                      "%d words past a 16-byte boundary)%s", (long long)n, dist, (long long)w, shift, lab_todo_note());
+                      "%d words past a 16-byte boundary)%s",
+                      (long long)n, dist, (long long)w, shift, lab_todo_note());
         else if (got_k[w] != want_k[i] || got_v[w] != want_v[i])
             cr_assert_fail("n=%lld dist=%s seed=%llu, output %d words past a 16-byte boundary: out[%lld] = %#x "
-                           "(value %#x)%s, expected %#x (value %#x)%s", (long long)n, dist, (unsigned long long)seed,
-                           shift, (long long)i, got_k[w], got_v[w], lab_marker_meaning(got_k[w]), want_k[i], want_v[i],
-                           lab_todo_note());
+                           "(value %#x)%s, expected %#x (value %#x)%s",
+                           (long long)n, dist, (unsigned long long)seed, shift, (long long)i, got_k[w], got_v[w],
+                           lab_marker_meaning(got_k[w]), want_k[i], want_v[i], lab_todo_note());
     }
     lab_dev_free(k_d), lab_dev_free(v_d), lab_dev_free(ok_d), lab_dev_free(ov_d), lab_dev_free(temp);
     free(keys), free(values), free(want_k), free(want_v), free(got_k), free(got_v);
@@ -77,9 +80,9 @@ GPU_TEST(merge_sort_path, outputs_off_a_16_byte_boundary)
 {
     const int64_t T = tile_of_step();
     for (int shift = 1; shift <= 3; shift++) {
-        check_shifted_output(T + shift, "uniform", shift, lab_test_seed(shift));      /* one merge pass */
-        check_shifted_output(4 * T - shift, "few", shift, lab_test_seed(shift + 1));  /* two passes */
-        check_shifted_output(100003, "high", shift, lab_test_seed(shift + 2));        /* four passes */
+        check_shifted_output(T + shift, "uniform", shift, lab_test_seed(shift));     /* one merge pass */
+        check_shifted_output(4 * T - shift, "few", shift, lab_test_seed(shift + 1)); /* two passes */
+        check_shifted_output(100003, "high", shift, lab_test_seed(shift + 2));       /* four passes */
     }
 }
 

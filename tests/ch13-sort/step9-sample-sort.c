@@ -16,7 +16,7 @@
 #include "sort_ref.h"
 
 #define FIRST_WEIGHT 0.5
-#define SAMPLE 8192
+#define SAMPLE       8192
 
 /* One simulated run: its inputs and what the plan made of them. */
 typedef struct {
@@ -59,7 +59,8 @@ static void plan_run(sim *s, int G, int64_t N, int dist, uint64_t seed, int K, i
         const int64_t start = share_start(s, r), n = share_start(s, r + 1) - start;
         const int used = plan_sample_positions(n, S, pos);
         for (int i = 0; i < S; i++) /* the unused ones hold junk: the plan must not read them */
-            gathered[(size_t)r * S + i] = i < used ? gen_key(dist, seed, (uint64_t)(start + pos[i]), (uint64_t)N) : 0xDEADBEEFu;
+            gathered[(size_t)r * S + i] =
+                i < used ? gen_key(dist, seed, (uint64_t)(start + pos[i]), (uint64_t)N) : 0xDEADBEEFu;
     }
     plan_choose_splitters(&s->p, gathered);
     uint64_t *counts = (uint64_t *)calloc((size_t)G * s->p.BF, sizeof(uint64_t));
@@ -91,7 +92,8 @@ static void check_balance(const sim *s)
 }
 
 /* Marks [lo, hi) in cover[], failing on an overlap or a range outside [0, len). */
-static void cover_range(const sim *s, unsigned char *cover, int64_t len, int64_t lo, int64_t hi, const char *what, int r)
+static void cover_range(const sim *s, unsigned char *cover, int64_t len, int64_t lo, int64_t hi, const char *what,
+                        int r)
 {
     cr_assert(lo >= 0 && lo <= hi && hi <= len, "%s: rank %d: %s [%lld, %lld) outside [0, %lld)", s->name, r, what,
               (long long)lo, (long long)hi, (long long)len);
@@ -121,7 +123,8 @@ static void check_layout(const sim *s, const ss_layout *l, int r, int64_t cap)
                          s->name, r);
             for (int f = 0; f < F; f++) {
                 const int64_t at = l->piece_off[(j * G + src) * F + f];
-                cover_range(s, cover, cap, at, at + (int64_t)s->p.counts[(size_t)src * BF + (size_t)(r * K + j) * F + f],
+                cover_range(s, cover, cap, at,
+                            at + (int64_t)s->p.counts[(size_t)src * BF + (size_t)(r * K + j) * F + f],
                             "a received sub-bucket", r);
             }
         }
@@ -134,8 +137,8 @@ static void check_layout(const sim *s, const ss_layout *l, int r, int64_t cap)
             int64_t len = 0;
             for (int src = 0; src < G; src++)
                 len += (int64_t)s->p.counts[(size_t)src * BF + (size_t)(r * K + j) * F + f];
-            cr_assert_eq(l->seg_start[j * F + f + 1] - l->seg_start[j * F + f], len, "%s: rank %d: segment %d of chunk %d",
-                         s->name, r, f, j);
+            cr_assert_eq(l->seg_start[j * F + f + 1] - l->seg_start[j * F + f], len,
+                         "%s: rank %d: segment %d of chunk %d", s->name, r, f, j);
         }
     }
     free(cover);
@@ -144,8 +147,9 @@ static void check_layout(const sim *s, const ss_layout *l, int r, int64_t cap)
         const int64_t end = l->sub_start[j + 1];
         cr_assert(w >= j && w < K, "%s: rank %d: sort %d waits for round %d", s->name, r, j, w);
         /* after round w, the keys still to be sent lie in [round_end[w], cap) */
-        cr_assert(end <= l->round_end[w], "%s: rank %d: sort %d's place [.., %lld) holds keys not sent before round %d ends (%lld)",
-                  s->name, r, j, (long long)end, w, (long long)l->round_end[w]);
+        cr_assert(end <= l->round_end[w],
+                  "%s: rank %d: sort %d's place [.., %lld) holds keys not sent before round %d ends (%lld)", s->name, r,
+                  j, (long long)end, w, (long long)l->round_end[w]);
         cr_assert(w == j || l->round_end[w - 1] < end, "%s: rank %d: sort %d waits longer than it must", s->name, r, j);
     }
 }
@@ -314,7 +318,8 @@ Test(plan, pipeline_gives_the_stable_global_sort)
     for (int dist = 0; dist < GEN_COUNT; dist++)
         for (int g = 0; g < NRANKS; g++) { /* the chunks in turn */
             sim s;
-            plan_run(&s, rank_counts[g], 50000 + 37 * g, dist, 1000 + (uint64_t)(dist * 100 + g), ks[(dist + g) % 4], 512);
+            plan_run(&s, rank_counts[g], 50000 + 37 * g, dist, 1000 + (uint64_t)(dist * 100 + g), ks[(dist + g) % 4],
+                     512);
             check_pipeline(&s);
             plan_free(&s.p);
         }
@@ -355,10 +360,10 @@ Test(plan, the_cut_matches_a_linear_count)
             int want = 0;
             for (int t = 0; t < ns; t++)
                 want += sk[t] < key || (sk[t] == key && sp[t] <= pos);
-            cr_assert_eq(plan_bucket_of(key, pos, sk, sp, ns), want,
-                         "plan_bucket_of: item (%u, %llu) among %d splitters (trial %d, seed %llu): %d splitters are <= it%s",
-                         key, (unsigned long long)pos, ns, trial, (unsigned long long)lab_test_seeds[0], want,
-                         lab_todo_note());
+            cr_assert_eq(
+                plan_bucket_of(key, pos, sk, sp, ns), want,
+                "plan_bucket_of: item (%u, %llu) among %d splitters (trial %d, seed %llu): %d splitters are <= it%s",
+                key, (unsigned long long)pos, ns, trial, (unsigned long long)lab_test_seeds[0], want, lab_todo_note());
         }
     }
 }
@@ -475,8 +480,9 @@ Test(exchange, every_message_has_its_match_and_the_own_piece_is_a_message)
                 for (int k = 0; k < m.nrecv; k++)
                     received += m.recv[k].count;
             }
-        cr_assert(sent == s.N && received == s.N, "%s: %lld keys sent, %lld received, N = %lld (the own piece counts)%s",
-                  s.name, (long long)sent, (long long)received, (long long)s.N, lab_todo_note());
+        cr_assert(sent == s.N && received == s.N,
+                  "%s: %lld keys sent, %lld received, N = %lld (the own piece counts)%s", s.name, (long long)sent,
+                  (long long)received, (long long)s.N, lab_todo_note());
         ss_round_free(&m);
         free(L);
         plan_free(&s.p);

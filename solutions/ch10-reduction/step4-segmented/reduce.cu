@@ -16,7 +16,7 @@ static __device__ __forceinline__ void load_segment(const reduce_t *input, int64
     /* hint: why the identity and not 0: reduce_combine(kind, reduce_identity(kind), x) is x for every operator, while a max of negative numbers padded with 0 comes out 0 */
     /* hint: two loads, each behind its own test against N (i < N, and i + blockDim.x < N), then one reduce_combine of the two into input_s[t] */
     int64_t segment = 2 * (int64_t)blockDim.x * blockIdx.x; /* line 03: where this block's elements start */
-    int64_t i = segment + t;                                 /* line 04: this thread's first element */
+    int64_t i = segment + t;                                /* line 04: this thread's first element */
     reduce_t first = i < N ? input[i] : reduce_identity(kind);
     reduce_t second = i + blockDim.x < N ? input[i + blockDim.x] : reduce_identity(kind);
     input_s[t] = reduce_combine(kind, first, second); /* line 06 */

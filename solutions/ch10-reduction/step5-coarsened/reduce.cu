@@ -18,7 +18,7 @@ static __device__ __forceinline__ void coarsened_load(const reduce_t *input, int
     /* hint: sum lives in a register: no barrier and no shared memory until the one store into input_s[t], which step 4's block_tree (its barrier at the top) then reads */
     /* hint: the loop starts at tile = 1 (tile 0 is the sum's first value) and runs while tile < COARSE_FACTOR * 2; #pragma unroll 4 above it keeps several loads in flight */
     reduce_t sum = i < N ? input[i] : reduce_identity(kind); /* line 06 */
-#pragma unroll 4 /* several loads in flight per thread, not one at a time */
+#pragma unroll 4                                             /* several loads in flight per thread, not one at a time */
     for (unsigned int tile = 1; tile < COARSE_FACTOR * 2; ++tile) { /* the coarsening loop: all threads active */
         int64_t index = i + (int64_t)tile * blockDim.x; /* blockDim.x apart: each warp's load is coalesced */
         sum = reduce_combine(kind, sum, index < N ? input[index] : reduce_identity(kind));
@@ -45,18 +45,19 @@ const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_param
     const char *why = reduce_start(n, output_d, p); /* the launch check, then *output = the identity */
     if (why == NULL && n > 0)
         CoarsenedReductionKernel<<<p->grid, p->block>>>((const reduce_t *)input_d, (reduce_t *)output_d, n, p->kind,
-                                                         (unsigned int)p->coarsen);
+                                                        (unsigned int)p->coarsen);
     CUDA_CHECK_LAUNCH();
     return why;
 }
 
 /* What this step is, for ./run and the tests (reduce_step, reduce.h). */
 const reduce_step reduce_step_info = {
-    .lab = {.about = "Step 5 (Fig 10.15): --coarsen is COARSE_FACTOR; segments of 2 x coarsen x --block.\n"
-                     REDUCE_ANY_N_HELP,
-            .default_n = 1 << 24,
-            .max_n = REDUCE_MAX_N,
-            .max_n_why = REDUCE_MAX_N_WHY},
+    .lab =
+        {.about =
+             "Step 5 (Fig 10.15): --coarsen is COARSE_FACTOR; segments of 2 x coarsen x --block.\n" REDUCE_ANY_N_HELP,
+         .default_n = 1 << 24,
+         .max_n = REDUCE_MAX_N,
+         .max_n_why = REDUCE_MAX_N_WHY},
     .takes = REDUCE_TAKES_SEGMENTS | REDUCE_TAKES_COARSEN,
     .block = 1024,
     .coarsen = 8,

@@ -12,11 +12,16 @@
 __device__ reduce_t sumCommSingleWarp(volatile reduce_t *shArr, reduce_kind kind)
 {
     int idx = threadIdx.x % warpSize; /* the lane index in the warp */
-    if (idx < 16) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 16]);
-    if (idx < 8) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 8]);
-    if (idx < 4) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 4]);
-    if (idx < 2) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 2]);
-    if (idx == 0) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 1]);
+    if (idx < 16)
+        shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 16]);
+    if (idx < 8)
+        shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 8]);
+    if (idx < 4)
+        shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 4]);
+    if (idx < 2)
+        shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 2]);
+    if (idx == 0)
+        shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 1]);
     return shArr[0];
 }
 
@@ -76,8 +81,9 @@ static const char *const listing_versions[] = {"v1", "v2", NULL};
 
 /* What this step is, for ./run and the tests (reduce_step, reduce.h). */
 const reduce_step reduce_step_info = {
-    .lab = {.about = "Step 6: the warp-synchronous listing; --variant v1|v2, its two versions.\n"
-                     REDUCE_GRID_STRIDE_HELP REDUCE_ANY_N_HELP,
+    .lab = {.about =
+                "Step 6: the warp-synchronous listing; --variant v1|v2, its two versions.\n" REDUCE_GRID_STRIDE_HELP
+                    REDUCE_ANY_N_HELP,
             .default_n = 1 << 24,
             .max_n = REDUCE_MAX_N,
             .max_n_why = REDUCE_MAX_N_WHY,

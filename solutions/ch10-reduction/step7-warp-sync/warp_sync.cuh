@@ -18,15 +18,20 @@ __device__ reduce_t sumCommSingleWarpSync(reduce_t *shArr, reduce_kind kind)
     /* hint: the first __syncwarp() orders the caller's writes to shArr (other lanes' partials) before the first step reads them */
     /* hint: one __syncwarp() per step is enough: within a step the writers (idx < offset) and the elements read (idx + offset >= offset) never overlap */
     __syncwarp();
-    if (idx < 16) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 16]);
+    if (idx < 16)
+        shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 16]);
     __syncwarp();
-    if (idx < 8) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 8]);
+    if (idx < 8)
+        shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 8]);
     __syncwarp();
-    if (idx < 4) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 4]);
+    if (idx < 4)
+        shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 4]);
     __syncwarp();
-    if (idx < 2) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 2]);
+    if (idx < 2)
+        shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 2]);
     __syncwarp();
-    if (idx == 0) shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 1]);
+    if (idx == 0)
+        shArr[idx] = reduce_combine(kind, shArr[idx], shArr[idx + 1]);
     __syncwarp();
     /* exercise stub: (void)idx; */
     /* end exercise */

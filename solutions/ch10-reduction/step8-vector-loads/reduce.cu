@@ -48,8 +48,8 @@ const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_param
 
 /* What this step is, for ./run and the tests (reduce_step, reduce.h). */
 const reduce_step reduce_step_info = {
-    .lab = {.about = "Step 8: step 7 reading 16 bytes per load; --variant syncwarp|shfl.\n"
-                     REDUCE_GRID_STRIDE_HELP REDUCE_ANY_N_HELP,
+    .lab = {.about = "Step 8: step 7 reading 16 bytes per load; --variant syncwarp|shfl.\n" REDUCE_GRID_STRIDE_HELP
+                REDUCE_ANY_N_HELP,
             .default_n = 1 << 24,
             .max_n = REDUCE_MAX_N,
             .max_n_why = REDUCE_MAX_N_WHY,

@@ -22,9 +22,9 @@ static inline __host__ __device__ void merge_sequential(const int *A, int m, con
     /* hint: three indices: i into A, j into B, k into C; the first loop runs while both i < m and j < n */
     /* hint: when the first loop ends one side may still have elements (never both): the rest of it is already sorted and goes to C as it is */
     /* hint: a raw A[i] <= B[j] passes ./run but fails the tests: their values carry tags whose raw order scrambles equal keys; the comparison is MERGE_KEY(A[i]) <= MERGE_KEY(B[j]) */
-    int i = 0; /* index into A */
-    int j = 0; /* index into B */
-    int k = 0; /* index into C */
+    int i = 0;                   /* index into A */
+    int j = 0;                   /* index into B */
+    int k = 0;                   /* index into C */
     while ((i < m) && (j < n)) { /* handle start of A[] and B[] */
         if (MERGE_KEY(A[i]) <= MERGE_KEY(B[j]))
             C[k++] = A[i++];
@@ -46,8 +46,8 @@ static inline __host__ __device__ void merge_sequential(const int *A, int m, con
  * B[0,k-i). Binary search for A[i-1] <= B[j] and B[j-1] < A[i]. */
 static inline __host__ __device__ int co_rank(int k, const int *A, int m, const int *B, int n)
 {
-    int i = k < m ? k : m;             /* i = min(k, m): i cannot exceed k nor m */
-    int j = k - i;                     /* the invariant: i + j == k */
+    int i = k < m ? k : m;               /* i = min(k, m): i cannot exceed k nor m */
+    int j = k - i;                       /* the invariant: i + j == k */
     int i_low = 0 > (k - n) ? 0 : k - n; /* i_low = max(0, k-n): B supplies at most n */
     int j_low = 0 > (k - m) ? 0 : k - m; /* j_low = max(0, k-m): A supplies at most m */
     int delta;

@@ -15,7 +15,7 @@ __global__ void merge_basic_kernel(const int *A, int m, const int *B, int n, int
     /* exercise: Fig 12.9: this thread's output slice is C[k_curr, k_next) with k_curr = tid*elementsPerThread (both clamped to m+n); co_rank gives i_curr and i_next, j = k - i; merge_sequential the two input slices into &C[k_curr] */
     /* hint: compute k_curr and k_next in 64 bits (tid * elementsPerThread can pass 2^31), then clamp both to m+n: the last threads may have nothing to do */
     /* hint: co_rank(k, A, m, B, n) is i for rank k, and j = k - i; the ranks k_curr and k_next bound this thread's slice of A, [i_curr, i_next), and of B, [j_curr, j_next) */
-    const int k_curr = (int)min((int64_t)tid * elementsPerThread, (int64_t)(m + n)); /* start output index */
+    const int k_curr = (int)min((int64_t)tid * elementsPerThread, (int64_t)(m + n));       /* start output index */
     const int k_next = (int)min((int64_t)(tid + 1) * elementsPerThread, (int64_t)(m + n)); /* end output index */
     const int i_curr = co_rank(k_curr, A, m, B, n);
     const int i_next = co_rank(k_next, A, m, B, n);
@@ -40,10 +40,10 @@ const char *merge_launch(const merge_args *a, const merge_params *p)
 
 /* Step 2's facts for ./run and the tests (merge.h) */
 const merge_step merge_step_info = {
-    .lab = {.about = "Step 2: Fig 12.9's basic kernel; each thread co-ranks and merges its own slice of the\n"
-                     "output. " MERGE_HELP_M MERGE_HELP_COARSEN
-                     "--printed runs Fig 12.9's ceil() of an integer division as printed (docs/errata.md).\n"
-                     MERGE_HELP_EXAMPLE,
+    .lab = {.about =
+                "Step 2: Fig 12.9's basic kernel; each thread co-ranks and merges its own slice of the\n"
+                "output. " MERGE_HELP_M MERGE_HELP_COARSEN "--printed runs Fig 12.9's ceil() of an integer division as "
+                "printed (docs/errata.md).\n" MERGE_HELP_EXAMPLE,
             .default_n = MERGE_DEFAULT_TOTAL,
             .max_n = MERGE_MAX_TOTAL,
             .max_n_why = MERGE_MAX_N_WHY},

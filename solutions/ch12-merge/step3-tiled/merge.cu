@@ -56,8 +56,8 @@ static __device__ __forceinline__ int tile_A_consumed(const int *A_S, int A_S_le
 __global__ void merge_tiled_kernel(const int *A, int m, const int *B, int n, int *C, int tile_size, int printed)
 {
     extern __shared__ int shareAB[];
-    int *A_S = &shareAB[0];         /* tile_size elements of A */
-    int *B_S = &shareAB[tile_size]; /* tile_size elements of B */
+    int *A_S = &shareAB[0];                                    /* tile_size elements of A */
+    int *B_S = &shareAB[tile_size];                            /* tile_size elements of B */
     const merge_span s = block_span(A, m, B, n, A_S, printed); /* Part 1 */
     const int total_iteration = tile_count(s.C_length, tile_size, printed);
     int C_completed = 0;
@@ -67,16 +67,16 @@ __global__ void merge_tiled_kernel(const int *A, int m, const int *B, int n, int
         load_tile(A_S, A, s.A_curr + A_consumed, s.A_length - A_consumed, tile_size); /* Part 2 */
         load_tile(B_S, B, s.B_curr + B_consumed, s.B_length - B_consumed, tile_size);
         __syncthreads(); /* the tile is loaded before anyone merges from it */
-        const int tile_out = min(tile_size, s.C_length - C_completed);     /* outputs of this tile */
+        const int tile_out = min(tile_size, s.C_length - C_completed);  /* outputs of this tile */
         const int A_S_length = min(tile_size, s.A_length - A_consumed); /* elements loaded in A_S */
         const int B_S_length = min(tile_size, s.B_length - B_consumed);
         merge_tile(A_S, A_S_length, B_S, B_S_length, tile_out, tile_size, C + s.C_curr + C_completed); /* Part 3 */
         /* what the tile consumed: --printed counts it as Fig 12.13 prints it, in full tiles (errata E12.4) */
         A_consumed += (printed & MERGE_PRINTED_CONSUMED) ? co_rank(tile_size, A_S, tile_size, B_S, tile_size)
-                                                        : tile_A_consumed(A_S, A_S_length, B_S, B_S_length, tile_out);
+                                                         : tile_A_consumed(A_S, A_S_length, B_S, B_S_length, tile_out);
         C_completed += tile_out;
         B_consumed = C_completed - A_consumed; /* every output came from A or from B */
-        __syncthreads(); /* the tile is merged before the next load overwrites it */
+        __syncthreads();                       /* the tile is merged before the next load overwrites it */
     }
 }
 

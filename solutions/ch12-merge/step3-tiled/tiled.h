@@ -33,8 +33,12 @@ static __device__ __forceinline__ merge_span block_span(const int *A, int m, con
     const int A_next = A_S[1];
     const int B_curr = C_curr - A_curr;
     const int B_next = C_next - A_next;
-    const merge_span s = {.C_curr = C_curr, .C_length = C_next - C_curr, .A_curr = A_curr, .A_length = A_next - A_curr,
-                          .B_curr = B_curr, .B_length = B_next - B_curr};
+    const merge_span s = {.C_curr = C_curr,
+                          .C_length = C_next - C_curr,
+                          .A_curr = A_curr,
+                          .A_length = A_next - A_curr,
+                          .B_curr = B_curr,
+                          .B_length = B_next - B_curr};
     __syncthreads(); /* all have read A_S[0..1] before the first tile overwrites them */
     return s;
 }

@@ -22,7 +22,7 @@ static inline __host__ __device__ int co_rank_circular(int k, const int *A, int 
     /* hint: wrap i - 1 itself, (A_S_start + i - 1) % tile_size, not i_cir - 1: at i_cir = 0 that would read A[-1] */
     /* hint: the ties as in co_rank: A[i-1] > B[j] is strict, B[j-1] >= A[i] is not */
     while (active) {
-        const int i_cir = (A_S_start + i) % tile_size;       /* A_S index of offset i */
+        const int i_cir = (A_S_start + i) % tile_size;         /* A_S index of offset i */
         const int i_m_1_cir = (A_S_start + i - 1) % tile_size; /* wrap i-1 itself, not i_cir-1 */
         const int j_cir = (B_S_start + j) % tile_size;
         const int j_m_1_cir = (B_S_start + j - 1) % tile_size;
@@ -47,7 +47,7 @@ static inline __host__ __device__ int co_rank_circular(int k, const int *A, int 
 
 /* Fig 12.20: Fig 12.2's merge reading A and B through wrapped indices. */
 static inline __host__ __device__ void merge_sequential_circular(const int *A, int m, const int *B, int n, int *C,
-                                                                int A_S_start, int B_S_start, int tile_size)
+                                                                 int A_S_start, int B_S_start, int tile_size)
 {
     /* exercise: Fig 12.20: Fig 12.2's merge (merge_sequential in co_rank.h) where A[i] is read as A[(A_S_start + i) % tile_size], likewise B; C is not circular. Compare keys through MERGE_KEY(x) (ties take A first) */
     /* hint: keep i and j as offsets into the runs; form i_cir = (A_S_start + i) % tile_size and j_cir the same way before each read */

@@ -24,8 +24,12 @@ static __device__ __forceinline__ merge_span tile_span(int t, const int *A_tile,
     const int A_next = A_tile[t + 1];
     const int B_curr = C_curr - A_curr;
     const int B_next = C_next - A_next;
-    const merge_span s = {.C_curr = C_curr, .C_length = C_next - C_curr, .A_curr = A_curr, .A_length = A_next - A_curr,
-                          .B_curr = B_curr, .B_length = B_next - B_curr};
+    const merge_span s = {.C_curr = C_curr,
+                          .C_length = C_next - C_curr,
+                          .A_curr = A_curr,
+                          .A_length = A_next - A_curr,
+                          .B_curr = B_curr,
+                          .B_length = B_next - B_curr};
     return s; /* C_length == A_length + B_length */
 }
 
@@ -62,7 +66,8 @@ static __device__ __forceinline__ thread_part split_tile(const int *A_S, const i
     __syncthreads();           /* every thread's start is in a_S before its neighbour reads it */
     const int a_next = c_next == s.C_length ? s.A_length : a_S[threadIdx.x + 1];
     const int b_next = c_next - a_next;
-    const thread_part q = {.c = c_curr, .a = a_curr, .a_length = a_next - a_curr, .b = b_curr, .b_length = b_next - b_curr};
+    const thread_part q = {
+        .c = c_curr, .a = a_curr, .a_length = a_next - a_curr, .b = b_curr, .b_length = b_next - b_curr};
     return q;
 }
 
@@ -107,7 +112,7 @@ const char *merge_launch(const merge_args *a, const merge_params *p)
     const int tiles_per_block =
         p->grid > 0 ? ceil_div(ws.ntiles, p->grid) : ceil_div((int64_t)p->block * p->coarsen, p->tile);
     tile_co_rank_kernel<<<ceil_div((int64_t)ws.ntiles + 1, 256), 256>>>(a->A, (int)a->m, a->B, (int)a->n, p->tile,
-                                                                       ws.ntiles, ws.tile_co_ranks);
+                                                                        ws.ntiles, ws.tile_co_ranks);
     CUDA_CHECK_LAUNCH();
     merge_tiled_exact_kernel<<<ceil_div(ws.ntiles, tiles_per_block), p->block, shared>>>(
         a->A, (int)a->m, a->B, (int)a->n, a->C, p->tile, tiles_per_block, ws.tile_co_ranks);
@@ -124,14 +129,15 @@ static const char *exact_check(int64_t m, int64_t n, const merge_params *p)
 
 /* Step 5's facts for ./run and the tests (merge.h) */
 const merge_step merge_step_info = {
-    .lab = {.about = "Step 5: exact tiles, section 12.6's exercise: a tile loads exactly the T inputs it merges.\n"
-                     MERGE_HELP_M MERGE_HELP_COARSEN "(A block's outputs are rounded up to whole tiles.)\n"
-                     MERGE_HELP_TILE
-                     "Keep the tile share odd: the threads' stores to C_S then fall in 32 different banks\n"
-                     "(README). " MERGE_HELP_EXAMPLE,
-            .default_n = MERGE_DEFAULT_TOTAL,
-            .max_n = MERGE_MAX_TOTAL,
-            .max_n_why = MERGE_MAX_N_WHY},
+    .lab =
+        {.about =
+             "Step 5: exact tiles, section 12.6's exercise: a tile loads exactly the T inputs it merges.\n" MERGE_HELP_M
+                 MERGE_HELP_COARSEN "(A block's outputs are rounded up to whole tiles.)\n" MERGE_HELP_TILE
+             "Keep the tile share odd: the threads' stores to C_S then fall in 32 different banks\n"
+             "(README). " MERGE_HELP_EXAMPLE,
+         .default_n = MERGE_DEFAULT_TOTAL,
+         .max_n = MERGE_MAX_TOTAL,
+         .max_n_why = MERGE_MAX_N_WHY},
     .takes = MERGE_TAKES_LADDER | MERGE_TAKES_TILE,
     .defaults = {.block = MERGE_LADDER_BLOCK, .tile = MERGE_LADDER_TILE, .coarsen = MERGE_LADDER_COARSEN},
     .tile_co_ranks = 1,

@@ -99,7 +99,7 @@ static __device__ __forceinline__ int merge_path_search(int diag, const int *A, 
     int lo = diag > n ? diag - n : 0; /* B supplies at most n */
     int hi = diag < m ? diag : m;     /* A supplies at most m, and at most diag */
     while (lo < hi) {
-        const int mid = lo + ((hi - lo) >> 1); /* no overflow at m + n near 2^31 */
+        const int mid = lo + ((hi - lo) >> 1);             /* no overflow at m + n near 2^31 */
         if (key_less(B[diag - 1 - mid], A[mid], key_type)) /* B's goes first: A[mid] is not among them */
             hi = mid;
         else

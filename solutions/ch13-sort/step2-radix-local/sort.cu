@@ -84,8 +84,8 @@ static const char *local_sort_pass(const sort_pass *pass, const sort_ws *ws, con
     const char *why = scan_exclusive(ws->table, ws->table, 2 * (int64_t)grid, ws->scan_temp); /* Fig 13.6 */
     if (why != NULL)
         return why;
-    radix_scatter<<<grid, p->block>>>(ws->keys_local, ws->values_local, pass->keys_out, pass->values_out, ws->table,
-                                      N, iter);
+    radix_scatter<<<grid, p->block>>>(ws->keys_local, ws->values_local, pass->keys_out, pass->values_out, ws->table, N,
+                                      iter);
     CUDA_CHECK_LAUNCH();
     return NULL;
 }

@@ -120,8 +120,8 @@ static const char *digit_pass(const sort_pass *pass, const sort_ws *ws, const so
     const char *why = scan_exclusive(ws->table, ws->table, ((int64_t)1 << bits) * grid, ws->scan_temp); /* Fig 13.9 */
     if (why != NULL)
         return why;
-    radix_scatter<<<grid, p->block>>>(ws->keys_local, ws->values_local, pass->keys_out, pass->values_out, ws->table,
-                                      N, shift, bits);
+    radix_scatter<<<grid, p->block>>>(ws->keys_local, ws->values_local, pass->keys_out, pass->values_out, ws->table, N,
+                                      shift, bits);
     CUDA_CHECK_LAUNCH();
     return NULL;
 }

@@ -62,8 +62,8 @@ static __device__ void merge_range(const int *A, const unsigned int *A_v, int m,
 {
     const int i = co_rank(k, A, m, B, n), i_end = co_rank(k_end, A, m, B, n);
     const int j = k - i, j_end = k_end - i_end;
-    merge_sequential_kv(A + i, A_v != NULL ? A_v + i : NULL, i_end - i, B + j, B_v != NULL ? B_v + j : NULL,
-                        j_end - j, C + k, C_v != NULL ? C_v + k : NULL);
+    merge_sequential_kv(A + i, A_v != NULL ? A_v + i : NULL, i_end - i, B + j, B_v != NULL ? B_v + j : NULL, j_end - j,
+                        C + k, C_v != NULL ? C_v + k : NULL);
 }
 
 /* A run of the block's shared memory (len keys of k, values of v) to global
@@ -208,8 +208,8 @@ __global__ void merge_partition(const int *keys, int n, int width, int chunk, in
 /* The chunk's inputs, A[i, i + len_a) then B[j, j + len - len_a), into shared
  * memory one after the other, coalesced. */
 static __device__ __forceinline__ void load_chunk(const int *A, const unsigned int *A_v, const int *B,
-                                                  const unsigned int *B_v, int i, int j, int len_a, int len,
-                                                  int *s_in, unsigned int *s_vin, int has_values)
+                                                  const unsigned int *B_v, int i, int j, int len_a, int len, int *s_in,
+                                                  unsigned int *s_vin, int has_values)
 {
     for (int x = threadIdx.x; x < len; x += blockDim.x) { /* A's part, then B's part: coalesced */
         s_in[x] = x < len_a ? A[i + x] : B[j + x - len_a];
@@ -263,8 +263,8 @@ static const char *merge_sort_pass(const sort_pass *pass, const sort_ws *ws, con
     const size_t shared = tile_shared(p, pass->values_in != NULL);
     const int last = pass->index == pass->count - 1;
     if (pass->index == 0) {
-        merge_sort_tiles<<<chunks, p->block, shared>>>(pass->keys_in, pass->values_in, pass->keys_out,
-                                                       pass->values_out, n, p->coarsen, last);
+        merge_sort_tiles<<<chunks, p->block, shared>>>(pass->keys_in, pass->values_in, pass->keys_out, pass->values_out,
+                                                       n, p->coarsen, last);
         CUDA_CHECK_LAUNCH();
         return NULL;
     }

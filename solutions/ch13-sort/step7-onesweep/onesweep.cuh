@@ -44,7 +44,7 @@
 
 /* Indices and counts are unsigned int: n up to 2^31 - 1 (the inclusive prefix
  * in a status word has 31 bits). 32-bit keys only. */
-#define ONESWEEP_MAX_N 2147483647LL
+#define ONESWEEP_MAX_N     2147483647LL
 #define ONESWEEP_RANGE_WHY "n must be 0 to 2^31 - 1 (unsigned int indices; a status word holds a 31-bit prefix)"
 
 /* ---- compile-time parameters (tests/bench/harness/onesweep measures them) --------------- */
@@ -60,15 +60,15 @@
 #ifndef ONESWEEP_LOOKBACK_WINDOW
 #define ONESWEEP_LOOKBACK_WINDOW 4 /* earlier tiles the look-back reads per round trip (1: one at a time) */
 #endif
-#define ONESWEEP_DIGIT_BITS 8
-#define ONESWEEP_RADIX 256 /* 2^ONESWEEP_DIGIT_BITS digits */
-#define ONESWEEP_PASSES 4  /* 32-bit keys */
-#define ONESWEEP_WARPS (ONESWEEP_THREADS / 32)
-#define ONESWEEP_TILE (ONESWEEP_THREADS * ONESWEEP_KEYS_PER_THREAD)
-#define ONESWEEP_HISTOGRAM_THREADS 256
+#define ONESWEEP_DIGIT_BITS                8
+#define ONESWEEP_RADIX                     256 /* 2^ONESWEEP_DIGIT_BITS digits */
+#define ONESWEEP_PASSES                    4   /* 32-bit keys */
+#define ONESWEEP_WARPS                     (ONESWEEP_THREADS / 32)
+#define ONESWEEP_TILE                      (ONESWEEP_THREADS * ONESWEEP_KEYS_PER_THREAD)
+#define ONESWEEP_HISTOGRAM_THREADS         256
 #define ONESWEEP_HISTOGRAM_KEYS_PER_THREAD 16
-#define ONESWEEP_HISTOGRAM_BLOCKS_PER_SM 4 /* one wave of blocks, each striding over the keys */
-#define ONESWEEP_FULL_WARP 0xffffffffu
+#define ONESWEEP_HISTOGRAM_BLOCKS_PER_SM   4 /* one wave of blocks, each striding over the keys */
+#define ONESWEEP_FULL_WARP                 0xffffffffu
 
 #if ONESWEEP_THREADS % 32 != 0 || ONESWEEP_THREADS < ONESWEEP_RADIX || ONESWEEP_THREADS > 1024
 #error "ONESWEEP_THREADS: a multiple of 32 from 256 (one thread per digit) to 1024"
@@ -80,9 +80,9 @@
  *   ONESWEEP_STATUS_INCLUSIVE | c  c = the digit's keys in tiles 0 .. this one (c <= n < 2^31)
  * Each pass has its own table, tile-major: the 256 threads of a block write
  * and read one tile's 256 words at once, coalesced. */
-#define ONESWEEP_STATUS_AGGREGATE 0x40000000u
-#define ONESWEEP_STATUS_INCLUSIVE 0x80000000u
-#define ONESWEEP_LOOKBACK_WORDS(tiles) ((size_t)(tiles) * ONESWEEP_RADIX) /* one pass's table */
+#define ONESWEEP_STATUS_AGGREGATE      0x40000000u
+#define ONESWEEP_STATUS_INCLUSIVE      0x80000000u
+#define ONESWEEP_LOOKBACK_WORDS(tiles) ((size_t)(tiles)*ONESWEEP_RADIX) /* one pass's table */
 
 /* The count in a status word (the flag bits cleared). */
 static __device__ __forceinline__ unsigned int onesweep_count_of(unsigned int word)
@@ -125,8 +125,10 @@ static __device__ __forceinline__ unsigned int onesweep_digit(unsigned int key, 
 
 /* All four digit histograms in one read of the keys: shared-memory counters
  * per block, added to the global ones at the end (grid-stride over tiles). */
-__global__ __launch_bounds__(ONESWEEP_HISTOGRAM_THREADS, ONESWEEP_HISTOGRAM_BLOCKS_PER_SM) void
-onesweep_digit_histograms(const unsigned int *keys, int64_t n, unsigned int *histogram)
+__global__ __launch_bounds__(ONESWEEP_HISTOGRAM_THREADS,
+                             ONESWEEP_HISTOGRAM_BLOCKS_PER_SM) void onesweep_digit_histograms(const unsigned int *keys,
+                                                                                              int64_t n,
+                                                                                              unsigned int *histogram)
 {
     __shared__ unsigned int s_count[ONESWEEP_PASSES * ONESWEEP_RADIX];
     for (int i = threadIdx.x; i < ONESWEEP_PASSES * ONESWEEP_RADIX; i += ONESWEEP_HISTOGRAM_THREADS)
@@ -236,8 +238,8 @@ static __device__ __forceinline__ unsigned int onesweep_take_tile(unsigned int *
 /* Warp-striped: warp w holds the 32*K consecutive keys from w*32*K, lane l the
  * keys l, l+32, ...: coalesced loads, and (warp, u, lane) is the input order
  * onesweep_rank_tile keeps. Past the end of the last tile: `pad`. */
-static __device__ __forceinline__ void onesweep_load_tile(const unsigned int *in, unsigned int base,
-                                                          unsigned int valid, unsigned int *x, unsigned int pad)
+static __device__ __forceinline__ void onesweep_load_tile(const unsigned int *in, unsigned int base, unsigned int valid,
+                                                          unsigned int *x, unsigned int pad)
 {
     const unsigned int first = threadIdx.x / 32 * 32 * ONESWEEP_KEYS_PER_THREAD + threadIdx.x % 32;
 #pragma unroll
@@ -393,9 +395,8 @@ static __device__ __forceinline__ unsigned int onesweep_look_back(unsigned int *
  * digit's run is written to consecutive addresses. */
 static __device__ __forceinline__ void onesweep_scatter_tile(const unsigned int *s_keys, const unsigned int *s_values,
                                                              const unsigned int *s_offset, unsigned int shift,
-                                                             unsigned int valid, unsigned int n,
-                                                             unsigned int *keys_out, unsigned int *values_out,
-                                                             const int has_values)
+                                                             unsigned int valid, unsigned int n, unsigned int *keys_out,
+                                                             unsigned int *values_out, const int has_values)
 {
     /* exercise: onesweep_scatter_tile(): for each of this thread's keys i = u * ONESWEEP_THREADS + threadIdx.x of the sorted tile (i < valid), write it (and, with has_values, s_values[i]) to keys_out[s_offset[its digit] + i] (values_out likewise); n is the number of keys: skip a place >= n (never after a right look-back; a wrong one then fails the check instead of faulting) */
     /* hint: s_offset[d] is the global place of the tile's first key of digit d minus that key's place in the tile, so one addition gives any key's place */

@@ -65,7 +65,8 @@ const char *ss_exchange_agree(const ss_plan *plan, const ss_layout *L)
             exchange_messages(plan, &L[r], r, j, &m[r]);
         for (int s = 0; s < G && verdict == NULL; s++)
             for (int d = 0; d < G && verdict == NULL; d++) {
-                const int64_t sent = count_for(m[s].send, m[s].nsend, d), expected = count_for(m[d].recv, m[d].nrecv, s);
+                const int64_t sent = count_for(m[s].send, m[s].nsend, d),
+                              expected = count_for(m[d].recv, m[d].nrecv, s);
                 if (sent != expected) {
                     snprintf(why, sizeof why,
                              "round %d: rank %d sends %lld keys to rank %d, which expects %lld from it: the ranks "
@@ -112,7 +113,8 @@ static void round_over_nccl(ss_rank *R, int nlocal, const ss_config *c, const ss
                 continue;
             NCCL_CHECK(ncclSend(r->part_k + s->offset, (size_t)s->count, ncclUint32, s->peer, r->comm, r->comm_stream));
             if (c->with_values)
-                NCCL_CHECK(ncclSend(r->part_v + s->offset, (size_t)s->count, ncclUint32, s->peer, r->comm, r->comm_stream));
+                NCCL_CHECK(
+                    ncclSend(r->part_v + s->offset, (size_t)s->count, ncclUint32, s->peer, r->comm, r->comm_stream));
         }
         for (int k = 0; k < m[i].nrecv; k++) {
             const ss_message *v = &m[i].recv[k];
@@ -120,7 +122,8 @@ static void round_over_nccl(ss_rank *R, int nlocal, const ss_config *c, const ss
                 continue;
             NCCL_CHECK(ncclRecv(r->keys + v->offset, (size_t)v->count, ncclUint32, v->peer, r->comm, r->comm_stream));
             if (c->with_values)
-                NCCL_CHECK(ncclRecv(r->values + v->offset, (size_t)v->count, ncclUint32, v->peer, r->comm, r->comm_stream));
+                NCCL_CHECK(
+                    ncclRecv(r->values + v->offset, (size_t)v->count, ncclUint32, v->peer, r->comm, r->comm_stream));
         }
     }
     NCCL_CHECK(ncclGroupEnd());
@@ -148,8 +151,8 @@ static void round_over_copies(ss_rank *R, int nlocal, const ss_config *c, const 
             CUDA_CHECK(cudaMemcpyAsync(R[d].keys + v->offset, from->part_k + at, bytes, cudaMemcpyDeviceToDevice,
                                        R[d].comm_stream));
             if (c->with_values)
-                CUDA_CHECK(cudaMemcpyAsync(R[d].values + v->offset, from->part_v + at, bytes,
-                                           cudaMemcpyDeviceToDevice, R[d].comm_stream));
+                CUDA_CHECK(cudaMemcpyAsync(R[d].values + v->offset, from->part_v + at, bytes, cudaMemcpyDeviceToDevice,
+                                           R[d].comm_stream));
         }
 }
 
@@ -184,8 +187,9 @@ void ss_all_gather(ss_rank *R, int nlocal, const ss_config *c, void *const *bufs
     for (int i = 0; i < nlocal; i++)
         for (int k = 0; k < nlocal; k++)
             if (k != i)
-                CUDA_CHECK(cudaMemcpyAsync((char *)bufs[i] + bytes * (size_t)k, (const char *)bufs[k] + bytes * (size_t)k,
-                                           bytes, cudaMemcpyDeviceToDevice, R[i].comm_stream));
+                CUDA_CHECK(cudaMemcpyAsync((char *)bufs[i] + bytes * (size_t)k,
+                                           (const char *)bufs[k] + bytes * (size_t)k, bytes, cudaMemcpyDeviceToDevice,
+                                           R[i].comm_stream));
 }
 
 void ss_all_sum(ss_rank *R, int nlocal, const ss_config *c, uint64_t *const *bufs, size_t count)
@@ -199,7 +203,8 @@ void ss_all_sum(ss_rank *R, int nlocal, const ss_config *c, uint64_t *const *buf
         NCCL_CHECK(ncclGroupEnd());
         return;
     }
-    uint64_t *sum = (uint64_t *)calloc(count, sizeof(uint64_t)), *one = (uint64_t *)lab_xmalloc(sizeof(uint64_t) * count);
+    uint64_t *sum = (uint64_t *)calloc(count, sizeof(uint64_t)),
+             *one = (uint64_t *)lab_xmalloc(sizeof(uint64_t) * count);
     for (int i = 0; i < nlocal; i++) {
         CUDA_CHECK(cudaMemcpyAsync(one, bufs[i], sizeof(uint64_t) * count, cudaMemcpyDeviceToHost, R[i].comm_stream));
         CUDA_CHECK(cudaStreamSynchronize(R[i].comm_stream));

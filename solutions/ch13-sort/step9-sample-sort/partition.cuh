@@ -10,11 +10,11 @@
 #include "sample_sort.h"
 #include "scan.h"
 
-#define SS_BLOCK 256                  /* threads per block of the count and scatter kernels */
-#define SS_ITEMS 16                   /* keys per thread per tile */
-#define SS_TILE (SS_BLOCK * SS_ITEMS) /* keys per tile */
-#define SS_WARPS (SS_BLOCK / 32)
-#define SS_SEGMENT (32 * SS_ITEMS)    /* a warp's keys of a tile, consecutive */
+#define SS_BLOCK   256                   /* threads per block of the count and scatter kernels */
+#define SS_ITEMS   16                    /* keys per thread per tile */
+#define SS_TILE    (SS_BLOCK * SS_ITEMS) /* keys per tile */
+#define SS_WARPS   (SS_BLOCK / 32)
+#define SS_SEGMENT (32 * SS_ITEMS) /* a warp's keys of a tile, consecutive */
 
 /* The plan's cuts, as a kernel gets them (the splitters and each bucket's radix cut). */
 typedef struct {
@@ -36,16 +36,16 @@ __global__ void take_sample_kernel(const unsigned int *keys, const int64_t *pos,
 /* Carved from the dynamic shared memory in this order (8-byte items first);
  * the count kernel takes the cuts and `hist`, the scatter kernel the rest. */
 typedef struct {
-    uint64_t *split_pos;     /* [B - 1] */
-    uint64_t *run;           /* [BF]: scatter: where the block's next key of sub-bucket x goes */
-    unsigned int *split_key; /* [B - 1] */
+    uint64_t *split_pos;             /* [B - 1] */
+    uint64_t *run;                   /* [BF]: scatter: where the block's next key of sub-bucket x goes */
+    unsigned int *split_key;         /* [B - 1] */
     unsigned int *shift, *fine_base; /* [B] */
-    unsigned int *hist;      /* [BF]: count: the block's keys per sub-bucket */
-    unsigned int *warp;      /* [SS_WARPS][BF]: scatter: per-warp counts, then offsets */
-    unsigned int *start;     /* [BF + 1]: scatter: the tile's sub-buckets, staged */
-    unsigned int *scan;      /* [33]: block_exclusive_scan's */
+    unsigned int *hist;              /* [BF]: count: the block's keys per sub-bucket */
+    unsigned int *warp;              /* [SS_WARPS][BF]: scatter: per-warp counts, then offsets */
+    unsigned int *start;             /* [BF + 1]: scatter: the tile's sub-buckets, staged */
+    unsigned int *scan;              /* [33]: block_exclusive_scan's */
     unsigned int *stage_k, *stage_v; /* [SS_TILE] each (values: pairs only) */
-    unsigned short *stage_b; /* [SS_TILE]: each staged key's sub-bucket */
+    unsigned short *stage_b;         /* [SS_TILE]: each staged key's sub-bucket */
 } ss_smem;
 
 /* The next part of the shared memory: `bytes` at *used from base, and *used moved on. */
@@ -113,7 +113,8 @@ static __device__ __forceinline__ void find_sub_buckets(const unsigned int *key,
 #pragma unroll
     for (int j = 0; j < SS_ITEMS; j++) {
         const int x = base + j * 32;
-        const int b = x < tile_n ? plan_bucket_of(key[j], (uint64_t)(pos_lo + x), s->split_key, s->split_pos, B - 1) : 0;
+        const int b =
+            x < tile_n ? plan_bucket_of(key[j], (uint64_t)(pos_lo + x), s->split_key, s->split_pos, B - 1) : 0;
         sub[j] = x < tile_n ? b * F + plan_fine_of(key[j], s->shift[b], s->fine_base[b]) : B * F;
     }
 }

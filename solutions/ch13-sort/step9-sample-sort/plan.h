@@ -22,11 +22,11 @@
 
 #include "lab.h"
 
-#define PLAN_MAX_RANKS 1024
-#define PLAN_MAX_BUCKETS 1024     /* G * K */
-#define PLAN_MAX_SUBS 1024        /* G * K * F: the scatter ranks keys by sub-bucket in shared memory */
-#define PLAN_MAX_FINE 64          /* F: sub-buckets per bucket */
-#define PLAN_MAX_SAMPLE (1 << 16) /* sample keys per rank */
+#define PLAN_MAX_RANKS   1024
+#define PLAN_MAX_BUCKETS 1024      /* G * K */
+#define PLAN_MAX_SUBS    1024      /* G * K * F: the scatter ranks keys by sub-bucket in shared memory */
+#define PLAN_MAX_FINE    64        /* F: sub-buckets per bucket */
+#define PLAN_MAX_SAMPLE  (1 << 16) /* sample keys per rank */
 
 LAB_BEGIN_C
 
@@ -160,14 +160,14 @@ unsigned int plan_chunk_bits(const ss_plan *p, int r, int j);
  *    holds no key still to be sent. */
 typedef struct {
     int r;
-    int64_t n;                                   /* rank r's share */
-    int64_t part_cap, part_base;                 /* part's room and where the partition starts */
-    int64_t send_off[PLAN_MAX_SUBS];             /* sub-bucket x of rank r's share: part offset */
-    int64_t round_end[PLAN_MAX_BUCKETS];         /* part offset where round j's region ends */
-    int64_t recv_off[PLAN_MAX_BUCKETS];          /* [j * G + s]: recv offset of rank s's piece of chunk j */
-    int64_t piece_off[PLAN_MAX_SUBS];            /* [(j * G + s) * F + f]: sub-bucket f of that piece */
-    int64_t sub_start[PLAN_MAX_BUCKETS + 1];     /* [K]: keys received in all */
-    int64_t seg_start[PLAN_MAX_SUBS + 1];        /* [j * F + f]: segment f of chunk j in the sorted run */
+    int64_t n;                               /* rank r's share */
+    int64_t part_cap, part_base;             /* part's room and where the partition starts */
+    int64_t send_off[PLAN_MAX_SUBS];         /* sub-bucket x of rank r's share: part offset */
+    int64_t round_end[PLAN_MAX_BUCKETS];     /* part offset where round j's region ends */
+    int64_t recv_off[PLAN_MAX_BUCKETS];      /* [j * G + s]: recv offset of rank s's piece of chunk j */
+    int64_t piece_off[PLAN_MAX_SUBS];        /* [(j * G + s) * F + f]: sub-bucket f of that piece */
+    int64_t sub_start[PLAN_MAX_BUCKETS + 1]; /* [K]: keys received in all */
+    int64_t seg_start[PLAN_MAX_SUBS + 1];    /* [j * F + f]: segment f of chunk j in the sorted run */
     int wait_round[PLAN_MAX_BUCKETS];
 } ss_layout;
 

@@ -51,8 +51,8 @@ static unsigned int *sorted_keys(int64_t N, int dist, uint64_t seed)
     return all;
 }
 
-int ss_check_reference(const ss_rank *R, int nlocal, const ss_config *c, const ss_plan *plan, int dist,
-                       uint64_t seed, int quiet)
+int ss_check_reference(const ss_rank *R, int nlocal, const ss_config *c, const ss_plan *plan, int dist, uint64_t seed,
+                       int quiet)
 {
     const int64_t N = c->N;
     const int report = quiet ? 0 : 5;
@@ -63,7 +63,8 @@ int ss_check_reference(const ss_rank *R, int nlocal, const ss_config *c, const s
         const ss_rank *r = &R[i];
         const int64_t at = ss_output_start(plan, r->rank), n = r->run_n;
         const size_t bytes = sizeof(unsigned int) * (size_t)(n > 0 ? n : 1);
-        unsigned int *k = (unsigned int *)lab_xmalloc(bytes), *v = c->with_values ? (unsigned int *)lab_xmalloc(bytes) : NULL;
+        unsigned int *k = (unsigned int *)lab_xmalloc(bytes),
+                     *v = c->with_values ? (unsigned int *)lab_xmalloc(bytes) : NULL;
         CUDA_CHECK(cudaSetDevice(r->device));
         CUDA_CHECK(cudaMemcpy(k, r->run_k, sizeof(unsigned int) * (size_t)n, cudaMemcpyDeviceToHost));
         if (v != NULL)
@@ -78,7 +79,10 @@ int ss_check_reference(const ss_rank *R, int nlocal, const ss_config *c, const s
             if (why != NULL && wrong++ < report)
                 printf("  FAIL GPU %d index %lld (output %lld): key %u%s%u: %s%s\n", r->rank, (long long)x,
                        (long long)(at + x), k[x], v != NULL ? " value " : ", the stable sort's ",
-                       v != NULL ? v[x] : at + x < N ? want[at + x] : 0u, why, lab_marker_meaning(k[x]));
+                       v != NULL    ? v[x]
+                       : at + x < N ? want[at + x]
+                                    : 0u,
+                       why, lab_marker_meaning(k[x]));
         }
         if (wrong > 0 && !quiet)
             printf("  FAIL GPU %d: %lld of its %lld keys wrong against the CPU reference%s\n", r->rank,

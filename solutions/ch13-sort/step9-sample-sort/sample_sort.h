@@ -15,14 +15,14 @@
 
 LAB_BEGIN_C
 
-#define NCCL_CHECK(call)                                                                                   \
-    do {                                                                                                   \
-        ncclResult_t ss_res_ = (call);                                                                     \
-        if (ss_res_ != ncclSuccess) {                                                                      \
-            fprintf(stderr, "NCCL error: %s failed at %s:%d: %s\n", #call, __FILE__, __LINE__,             \
-                    ncclGetErrorString(ss_res_));                                                          \
-            exit(LAB_EXIT_CUDA);                                                                           \
-        }                                                                                                  \
+#define NCCL_CHECK(call)                                                                       \
+    do {                                                                                       \
+        ncclResult_t ss_res_ = (call);                                                         \
+        if (ss_res_ != ncclSuccess) {                                                          \
+            fprintf(stderr, "NCCL error: %s failed at %s:%d: %s\n", #call, __FILE__, __LINE__, \
+                    ncclGetErrorString(ss_res_));                                              \
+            exit(LAB_EXIT_CUDA);                                                               \
+        }                                                                                      \
     } while (0)
 
 /* The local sort of each chunk: step 7's single-pass radix sort, run over the
@@ -47,8 +47,8 @@ typedef struct {
     ss_local local;      /* the local sort */
     ss_link link;
     int with_values;
-    int64_t N;           /* keys in all */
-    double timeout_s;    /* the watchdog's limit for one sort (0: 5 s plus 1 s per GB of a share) */
+    int64_t N;        /* keys in all */
+    double timeout_s; /* the watchdog's limit for one sort (0: 5 s plus 1 s per GB of a share) */
 } ss_config;
 
 /* One sort's tables of the segmented local sort (segsort.cuh), per chunk. */
@@ -62,34 +62,34 @@ typedef struct {
                                  SS_LINK_COPIES: one stream that every rank shares */
     cudaStream_t sort_stream; /* the sorts of the chunks, each after its round */
     int owns_streams;
-    int64_t start, n;         /* this rank's share of the input: positions [start, start + n) */
-    int64_t cap;              /* keys of room in keys and in part */
+    int64_t start, n;              /* this rank's share of the input: positions [start, start + n) */
+    int64_t cap;                   /* keys of room in keys and in part */
     unsigned int *keys, *values;   /* the share, in; then the received chunks (the sorts' second buffer) */
     unsigned int *part_k, *part_v; /* the partitioned share; then the sorted run */
     unsigned int *run_k, *run_v;   /* after ss_sort: this rank's part of the output, run_n keys */
     int64_t run_n;
-    int64_t *sample_pos_d;    /* S positions in the share */
-    unsigned int *sample_d;   /* G * S gathered sample keys */
+    int64_t *sample_pos_d;  /* S positions in the share */
+    unsigned int *sample_d; /* G * S gathered sample keys */
     int sample_used;
     unsigned int *split_key_d, *shift_d, *fine_base_d; /* the plan's cuts (B each) */
     uint64_t *split_pos_d;
-    int cols;                 /* blocks of the count and scatter kernels: the table's columns */
-    int64_t chunk;            /* keys per block */
-    unsigned int *table_d;    /* BF x cols: keys of each block in each sub-bucket */
-    uint64_t *row_prefix_d;   /* BF x cols: where each block's keys of a sub-bucket start in it */
-    uint64_t *counts_d;       /* G x BF: every rank's sub-bucket totals (gathered) */
-    int64_t *send_off_d;      /* BF: part offsets of the sub-buckets (the layout's send_off) */
-    uint64_t *check_d;        /* the checks' sums */
-    void *sort_temp;          /* the local sort's tables */
+    int cols;               /* blocks of the count and scatter kernels: the table's columns */
+    int64_t chunk;          /* keys per block */
+    unsigned int *table_d;  /* BF x cols: keys of each block in each sub-bucket */
+    uint64_t *row_prefix_d; /* BF x cols: where each block's keys of a sub-bucket start in it */
+    uint64_t *counts_d;     /* G x BF: every rank's sub-bucket totals (gathered) */
+    int64_t *send_off_d;    /* BF: part offsets of the sub-buckets (the layout's send_off) */
+    uint64_t *check_d;      /* the checks' sums */
+    void *sort_temp;        /* the local sort's tables */
     size_t sort_temp_bytes;
-    ss_segsort *segsort;      /* host and device tables of the segments and pieces */
-    ss_layout *layout;        /* host: where everything lies on this rank */
-    int chunks;               /* K, for the events */
-    cudaEvent_t *ev_round;    /* K: round j's keys have arrived (and left) */
+    ss_segsort *segsort;   /* host and device tables of the segments and pieces */
+    ss_layout *layout;     /* host: where everything lies on this rank */
+    int chunks;            /* K, for the events */
+    cudaEvent_t *ev_round; /* K: round j's keys have arrived (and left) */
     cudaEvent_t ev_begin, ev_scatter_begin, ev_scatter_end, ev_rounds_end, ev_sort_end;
     cudaEvent_t *ev_sort_begin, *ev_sort_done; /* K each: one sort's device time */
-    size_t bytes_allocated;   /* every device buffer above */
-    size_t free_before;       /* cudaMemGetInfo before this rank's buffers */
+    size_t bytes_allocated;                    /* every device buffer above */
+    size_t free_before;                        /* cudaMemGetInfo before this rank's buffers */
 } ss_rank;
 
 /* Phase times of one sort (ms), the largest over this process's ranks. */
@@ -189,8 +189,8 @@ int ss_check(ss_rank *R, int nlocal, const ss_config *c, const ss_plan *plan, co
 /* The CPU reference (reference.c), element by element: each owned rank's run
  * downloaded and compared with what the CPU makes of the same input. Returns
  * the failures, printing at most five a rank (with quiet, none). */
-int ss_check_reference(const ss_rank *R, int nlocal, const ss_config *c, const ss_plan *plan, int dist,
-                       uint64_t seed, int quiet);
+int ss_check_reference(const ss_rank *R, int nlocal, const ss_config *c, const ss_plan *plan, int dist, uint64_t seed,
+                       int quiet);
 
 /* Where rank r's run starts in the whole output. */
 int64_t ss_output_start(const ss_plan *plan, int r);
@@ -198,9 +198,9 @@ int64_t ss_output_start(const ss_plan *plan, int r);
 /* ---- the step's descriptor ----------------------------------------------------- */
 
 typedef struct {
-    lab_step lab;            /* about, default_n, max_n */
-    ss_config defaults;      /* G, N and with_values are the run's; K = 0: plan_default_chunks(G) */
-    int64_t reference_max_n; /* up to this N, also the CPU reference (above: the checks that scale) */
+    lab_step lab;              /* about, default_n, max_n */
+    ss_config defaults;        /* G, N and with_values are the run's; K = 0: plan_default_chunks(G) */
+    int64_t reference_max_n;   /* up to this N, also the CPU reference (above: the checks that scale) */
     const char *const *dists;  /* --dist names */
     const char *const *locals; /* --local names, in ss_local order */
 } ss_step;

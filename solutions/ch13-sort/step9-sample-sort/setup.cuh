@@ -161,9 +161,22 @@ void ss_teardown(ss_rank *R)
 {
     CUDA_CHECK(cudaSetDevice(R->device));
     CUDA_CHECK(cudaDeviceSynchronize());
-    void *bufs[] = {R->keys, R->part_k, R->values, R->part_v, R->sample_pos_d, R->sample_d, R->split_key_d,
-                    R->split_pos_d, R->shift_d, R->fine_base_d, R->table_d, R->row_prefix_d, R->counts_d,
-                    R->send_off_d, R->check_d, R->sort_temp,
+    void *bufs[] = {R->keys,
+                    R->part_k,
+                    R->values,
+                    R->part_v,
+                    R->sample_pos_d,
+                    R->sample_d,
+                    R->split_key_d,
+                    R->split_pos_d,
+                    R->shift_d,
+                    R->fine_base_d,
+                    R->table_d,
+                    R->row_prefix_d,
+                    R->counts_d,
+                    R->send_off_d,
+                    R->check_d,
+                    R->sort_temp,
                     R->segsort != NULL ? (void *)R->segsort->pieces_d : NULL,
                     R->segsort != NULL ? (void *)R->segsort->seg_out_d : NULL,
                     R->segsort != NULL ? (void *)R->segsort->zeroed_d : NULL,
@@ -205,14 +218,15 @@ void ss_generate(ss_rank *R, const ss_config *c, int dist, uint64_t seed)
     CUDA_CHECK(cudaSetDevice(R->device));
     CUDA_CHECK(cudaMemsetAsync(R->part_k, LAB_POISON_BYTE, room, R->comm_stream));
     CUDA_CHECK(cudaMemsetAsync(R->keys + R->n, LAB_POISON_BYTE, tail, R->comm_stream));
-    CUDA_CHECK(cudaMemsetAsync(R->sample_d, LAB_POISON_BYTE, sizeof(unsigned int) * (size_t)c->G * c->S, R->comm_stream));
+    CUDA_CHECK(
+        cudaMemsetAsync(R->sample_d, LAB_POISON_BYTE, sizeof(unsigned int) * (size_t)c->G * c->S, R->comm_stream));
     if (c->with_values) {
         CUDA_CHECK(cudaMemsetAsync(R->part_v, LAB_POISON_BYTE, room, R->comm_stream));
         CUDA_CHECK(cudaMemsetAsync(R->values + R->n, LAB_POISON_BYTE, tail, R->comm_stream));
     }
     if (R->n > 0) {
         gen_share_kernel<<<2048, 256, 0, R->comm_stream>>>(R->keys, c->with_values ? R->values : NULL, R->n, R->start,
-                                                          c->N, dist, seed);
+                                                           c->N, dist, seed);
         CUDA_CHECK_LAUNCH();
     }
     CUDA_CHECK(cudaStreamSynchronize(R->comm_stream));
