@@ -3,10 +3,11 @@
  * solutions/ch12-merge/step6-merge-path/merge.cu and
  * solutions/ch13-sort/step8-merge-sort-path/sort.cu, built once per ladder
  * variant (ladder.cuh's switches; the Makefile renames each build's launcher,
- * descriptor and kernels with the variant's suffix), and calls their
- * launchers, merge_launch and sort_launch, on the lab's inputs (merge_ref.h,
- * sort_ref.h), timed with the lab's lab_time_device (L2 flushed, median), as
- * ./run does. Every variant runs on the same inputs in one process.
+ * descriptors and kernels with the variant's suffix), and runs them as ./run
+ * does: step 6's merge_launch, and step 8 through chapter 13's sort_run with
+ * that build's descriptor (sort_step_info_<variant>), on the lab's inputs
+ * (merge_ref.h, sort_ref.h), timed with the lab's lab_time_device (L2
+ * flushed, median). Every variant runs on the same inputs in one process.
  *
  *   ./ladder [--only NAME,...]   merge keys and pairs at 2^27 + 2^27 int keys,
  *                                merge sort keys and pairs at 2^26 int keys,
@@ -33,7 +34,9 @@
 #define REPS 20
 
 /* The ladder's builds (the Makefile's VARIANTS, in the same order): each
- * idea taken out alone, then the ideas added one at a time from none. */
+ * idea taken out alone, then the ideas added one at a time from none. Step 8
+ * has no launcher of its own (its passes run in sort_run's loop): a build's
+ * sort is its descriptor. */
 #define MP_VARIANTS(X)                                                                                                \
     X(full, "full")                                                                                                   \
     X(no_partition, "no-partition")                                                                                   \
@@ -45,15 +48,11 @@
     X(partition_staging, "+staging")
 
 typedef const char *(*merge_fn)(const merge_args *a, const merge_params *p);
-typedef const char *(*sort_fn)(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
-                               unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p);
 
 #define DECLARE_VARIANT(v, name)                                                                                      \
     LAB_BEGIN_C                                                                                                       \
     const char *merge_launch_##v(const merge_args *a, const merge_params *p);                                         \
     extern const merge_step merge_step_info_##v;                                                                      \
-    const char *sort_launch_##v(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,   \
-                                unsigned int *values_out, int64_t n, void *temp_d, const sort_params *p);             \
     extern const sort_step sort_step_info_##v;                                                                        \
     LAB_END_C
 MP_VARIANTS(DECLARE_VARIANT)
@@ -62,11 +61,10 @@ typedef struct {
     const char *name;
     merge_fn merge;
     const merge_step *merge_info;
-    sort_fn sort;
-    const sort_step *sort_info;
+    const sort_step *sort_info; /* what sort_run runs */
 } variant;
 
-#define VARIANT_ROW(v, name) {name, merge_launch_##v, &merge_step_info_##v, sort_launch_##v, &sort_step_info_##v},
+#define VARIANT_ROW(v, name) {name, merge_launch_##v, &merge_step_info_##v, &sort_step_info_##v},
 static const variant variants[] = {MP_VARIANTS(VARIANT_ROW)};
 #define NVARIANTS (int)(sizeof variants / sizeof variants[0])
 
@@ -153,7 +151,7 @@ typedef struct {
     int *iout;
     int64_t n;
     sort_params p;
-    sort_fn sort;
+    const sort_step *step; /* the build whose sort runs */
     void *temp, *cub_temp;
     size_t cub_bytes;
 } sort_work;
@@ -161,9 +159,10 @@ typedef struct {
 static void op_sort(void *ctx)
 {
     sort_work *w = (sort_work *)ctx;
-    const char *why = w->sort(w->keys, w->values, w->out, w->values != NULL ? w->out_v : NULL, w->n, w->temp, &w->p);
+    const char *why =
+        sort_run(w->step, w->keys, w->values, w->out, w->values != NULL ? w->out_v : NULL, w->n, w->temp, &w->p);
     if (why != NULL) {
-        fprintf(stderr, "sort_launch refused: %s\n", why);
+        fprintf(stderr, "sort_run refused: %s\n", why);
         exit(1);
     }
 }
@@ -193,7 +192,7 @@ static sort_times time_sort(const variant *v, const unsigned int *keys, sort_wor
 {
     const size_t bytes = sizeof(unsigned int) * (size_t)w->n;
     sort_times t = {0, 0, 1};
-    w->sort = v->sort;
+    w->step = v->sort_info;
     w->values = w->index;
     t.ms_pairs = lab_time_device(op_sort, w, REPS).median_ms;
     lab_dev_download(got, w->out, bytes), lab_dev_download(got_v, w->out_v, bytes);

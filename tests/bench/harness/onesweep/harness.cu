@@ -374,9 +374,9 @@ static int check_case(bufs *b, int64_t n, const char *dist, uint64_t seed, int u
  * 2^28 + 4099 (uniform, exact check). stop: return at the first wrong run. */
 static int mode_check(int full, int stop)
 {
-    const int64_t sizes_full[] = {0, 1, 2, 31, 1000, TILE - 1, TILE, TILE + 1, 2 * TILE + 1, 65537, 1000003,
-                                  (1 << 22) + 3};
-    const int64_t sizes_quick[] = {1, 1000, TILE + 1, 65537, 1000003, (1 << 22) + 3};
+    const int64_t sizes_full[] = {0, 1, 2, 31, 1000, ONESWEEP_TILE - 1, ONESWEEP_TILE, ONESWEEP_TILE + 1,
+                                  2 * ONESWEEP_TILE + 1, 65537, 1000003, (1 << 22) + 3};
+    const int64_t sizes_quick[] = {1, 1000, ONESWEEP_TILE + 1, 65537, 1000003, (1 << 22) + 3};
     const int64_t *sizes = full ? sizes_full : sizes_quick;
     const int nsizes = full ? (int)(sizeof sizes_full / sizeof sizes_full[0]) : (int)(sizeof sizes_quick / sizeof sizes_quick[0]);
     const double t0 = now_s();
@@ -612,7 +612,7 @@ static int mode_speed(void)
     return ok;
 }
 
-/* One warm-up sort and one more, for a profiler (ncu -k regex:onesweep -s 4 -c 4). */
+/* One warm-up sort and one more, for a profiler (ncu -k regex:'onesweep_(keys|pairs)' -s 4 -c 4). */
 static int mode_profile(int64_t n, int pairs)
 {
     const size_t bytes = sizeof(unsigned int) * (size_t)n;
@@ -649,8 +649,8 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
     printf("%s: %s (%d SMs), tile %d x %d = %d keys, %d blocks/SM asked, look-back window %d (%s)\n", HARNESS_NAME,
-           prop.name, prop.multiProcessorCount, ONESWEEP_THREADS, ONESWEEP_KEYS_PER_THREAD, TILE, ONESWEEP_MIN_BLOCKS,
-           LOOKBACK_WINDOW, HARNESS_WHAT);
+           prop.name, prop.multiProcessorCount, ONESWEEP_THREADS, ONESWEEP_KEYS_PER_THREAD, ONESWEEP_TILE,
+           ONESWEEP_MIN_BLOCKS, ONESWEEP_LOOKBACK_WINDOW, HARNESS_WHAT);
     const int stop = argc >= 3 && strcmp(argv[2], "stop") == 0;
     int ok;
     if (strcmp(argv[1], "check") == 0)

@@ -32,16 +32,16 @@ BUDGET=${BUDGET:-230}
 
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 CUDA_HOME=$(dirname "$(dirname "$NVCC")")
-FLAGS="-O3 -std=c++17 -arch=sm_90 -lineinfo -I$ROOT/common -I$HERE -Xcompiler -Wall,-Wno-unused-function"
+FLAGS="-O3 -std=c++17 -arch=sm_90 -lineinfo -I$ROOT/common -I$ROOT/common/ch13-sort -I$HERE -Xcompiler -Wall,-Wno-unused-function"
 
 # name | sed scripts (applied in order to onesweep.cuh) | -D flags | CUB linked (1) or not (0) | what it is
 VARIANTS=(
     "real|||1|the step as it is"
-    "lb1||-DLOOKBACK_WINDOW=1|1|look_back reads one earlier tile per round trip (CUB's walk)"
+    "lb1||-DONESWEEP_LOOKBACK_WINDOW=1|1|onesweep_look_back reads one earlier tile per round trip (CUB's walk)"
     "matchany|$HERE/variants/matchany.sed||1|one __match_any_sync instead of eight votes"
     "cvotes|$HERE/variants/cvotes.sed||1|the eight votes in C instead of PTX"
     "digitmajor|$HERE/variants/digitmajor.sed||1|status words [digit][tile]: uncoalesced"
-    "twowords-lb1|$MUT/onesweep-split-status.sed $HERE/variants/fenced.sed|-DLOOKBACK_WINDOW=1|1|flag and count in two words with __threadfence on each side (compare with lb1)"
+    "twowords-lb1|$MUT/onesweep-split-status.sed $HERE/variants/fenced.sed|-DONESWEEP_LOOKBACK_WINDOW=1|1|flag and count in two words with __threadfence on each side (compare with lb1)"
     "t512k15||-DONESWEEP_THREADS=512 -DONESWEEP_KEYS_PER_THREAD=15|1|512 threads x 15 keys (the same tile, more warps)"
     "k24||-DONESWEEP_KEYS_PER_THREAD=24|1|384 x 24 keys"
     "k16||-DONESWEEP_KEYS_PER_THREAD=16|1|384 x 16 keys"

@@ -3,12 +3,16 @@
 # built from the step's own sources (solutions/ch13-sort/step9-sample-sort) by the lab's Makefile.
 # It runs on every visible GPU, unchanged on G GPUs:
 #   1. the step's suite (build/<step>/test): the plan on the CPU for 1-64 simulated ranks, the
-#      phases on one GPU, and ./run in both launch forms (--gpus 1, mpirun -np 1);
+#      phases on one GPU for several ranks sharing it, and ./run in every launch form it can
+#      (--ranks G, --gpus 1, mpirun -np 1; --gpus G and mpirun -np G with several GPUs);
 #   2. on G GPUs (G > 1): ./run --gpus G and mpirun -np G, every distribution, keys and pairs;
-#   3. the breakdown: 2^28 and 2^30 keys, step 7's sort and CUB as the local sort, one chunk and
-#      four (on one GPU four chunks make every phase run), and the largest size here.
+#   3. the breakdown: 2^28 and 2^30 keys, step 7's sort and CUB as the local sort (--local). On
+#      one GPU: one rank (--gpus 1: the local sort of the whole input) and four ranks sharing it
+#      (--ranks 4: every phase runs, the exchange by device copies); on G GPUs: --gpus G with one
+#      chunk per rank and four (--chunks). Then the radix cut taken out (--fine 1), pairs, and the
+#      largest size here (2^32 keys, CUB), each in the form where every phase runs.
 # Summary table LAST; exit status non-zero when anything failed. About 60-90 s on one H100 once
-# built (the build: about a minute with 16 cores).
+# built, before --ranks 4 and --fine 1 came in (not timed since; the build: about a minute with 16 cores).
 #
 #   bash tests/bench/harness/samplesort/run.sh          build, then run everything
 #   bash tests/bench/harness/samplesort/run.sh build    build only (no GPU needed)
@@ -27,18 +31,10 @@ echo "== toolchain: $(command -v nvcc) ($(nvcc --version | tail -1)); mpicc: $(c
      "mpirun: $(command -v mpirun || echo none)"
 nvidia-smi -L 2>/dev/null || echo "nvidia-smi: no GPU listed"
 
-# ---- build: the step's ./run and suite, with step 7's onesweep.cuh on the include path ----------
-has_onesweep() { nm "build/$S/run" 2>/dev/null | grep -q ' T onesweep_sort_buffers'; }
-make_step() { make --no-print-directory CUDA_ARCH="$ARCH" -j"$(nproc)" "$@" "build/$S/run" "build/$S/test" >"$B/logs/build.log" 2>&1; }
-make_step || { echo "BUILD FAILED"; tail -n 40 "$B/logs/build.log"; exit 1; }
-if ! has_onesweep && [ -f solutions/ch13-sort/step7-onesweep/onesweep.cuh ]; then
-    # the Makefile's INC_ch13-sort does not name step 7 yet: this build adds it (the step's own objects only)
-    rm -f "build/$S/sample_sort.o" "build/$S/sample_sort.test.o" "build/$S/run" "build/$S/test"
-    make_step "INC_ch13-sort=-Isolutions/ch12-merge/step1-co-rank -Isolutions/ch13-sort/step2-radix-local -Isolutions/ch13-sort/step7-onesweep" ||
-        { echo "BUILD FAILED (with step 7)"; tail -n 40 "$B/logs/build.log"; exit 1; }
-fi
-LOCALS=cub
-has_onesweep && LOCALS="onesweep cub"
+# ---- build: the step's ./run and suite (its Makefile names step 7, LAB_USES: onesweep.cuh comes with it)
+make --no-print-directory CUDA_ARCH="$ARCH" -j"$(nproc)" "build/$S/run" "build/$S/test" >"$B/logs/build.log" 2>&1 ||
+    { echo "BUILD FAILED"; tail -n 40 "$B/logs/build.log"; exit 1; }
+LOCALS="onesweep cub" # --local: step 7's sort over the sub-buckets, or CUB's on the whole chunk
 MPI=0
 nm "build/$S/run" 2>/dev/null | grep -q ' U MPI_Init' && MPI=1
 echo "build: ok in $(( $(date +%s) - T0 )) s (local sorts: $LOCALS; MPI form: $([ $MPI = 1 ] && echo yes || echo no))"
@@ -72,14 +68,25 @@ if [ "$NGPU" -gt 1 ]; then
     [ $MPI = 1 ] && step "mpi-np$NGPU" 120 $MPIRUN $R -n 0,1000,2^20+3,2^24,2^28 --dist all --reps 1
     [ $MPI = 1 ] && step "mpi-np$NGPU-keys" 120 $MPIRUN $R -n 1000,2^20+3,2^24 --dist all --reps 1 --keys-only
 fi
-# the breakdown: fresh input each rep, median of 5 (the first, checked sort is not timed)
+# the breakdown: fresh input each rep, median of 5 (the first, checked sort is not timed). Each
+# form is name:options. One GPU: one rank sorts the whole input (nothing split or sent) and four
+# ranks share the GPU (--ranks 4, device copies) so that every phase runs; --gpus takes no
+# --ranks. G GPUs: one chunk per rank (no pipeline) and four (the default, --chunks 4).
+if [ "$NGPU" = 1 ]; then
+    FORMS=("gpus1:--gpus 1" "ranks4:--ranks 4")
+else
+    FORMS=("gpus$NGPU-chunks1:--gpus $NGPU --chunks 1" "gpus$NGPU-chunks4:--gpus $NGPU --chunks 4")
+fi
+EVERY=${FORMS[1]#*:} # the form in which every phase runs
 for L in $LOCALS; do
-    for K in 1 4; do
-        step "time-$L-chunks$K" 90 $R --gpus "$NGPU" -n 2^28,2^30 --dist uniform --keys-only --local "$L" --chunks "$K" --reps 5 --csv
+    for f in "${FORMS[@]}"; do
+        step "time-$L-${f%%:*}" 90 $R ${f#*:} -n 2^28,2^30 --dist uniform --keys-only --local "$L" --reps 5 --csv
     done
 done
-step "time-cub-pairs" 60 $R --gpus "$NGPU" -n 2^30 --dist uniform --local cub --reps 5 --csv
-step "largest-cub" 90 $R --gpus "$NGPU" -n 2^32 --dist uniform --keys-only --local cub --chunks 4 --reps 1 --csv
+# no radix cut: one sub-bucket per chunk, so step 7 sorts every chunk on all four digits
+step "time-onesweep-fine1" 90 $R $EVERY -n 2^28,2^30 --dist uniform --keys-only --local onesweep --fine 1 --reps 5 --csv
+step "time-cub-pairs" 60 $R $EVERY -n 2^30 --dist uniform --local cub --reps 5 --csv
+step "largest-cub" 90 $R $EVERY -n 2^32 --dist uniform --keys-only --local cub --reps 1 --csv
 
 if [ -n "${OUT:-}" ]; then
     grep -h '^PASS,\|^FAIL,' "$B"/logs/time-*.log "$B"/logs/largest-*.log >"$B/logs/timing.csv" 2>/dev/null
@@ -90,9 +97,12 @@ echo "== summary ($NGPU GPU$([ "$NGPU" = 1 ] || echo s), $(( $(date +%s) - T0 ))
 grep -h '^PASS,\|^FAIL,' "$B"/logs/time-*.log "$B"/logs/largest-*.log 2>/dev/null | awk -F, '
     function tok(s, k,   t, i, n) { n = split(s, t, " "); for (i = 1; i <= n; i++) if (index(t[i], k "=") == 1) return substr(t[i], length(k) + 2); return "" }
     { mode = $3 ~ / pairs / ? "pairs" : "keys"
-      printf "  %s %-8s K=%-2s G=%-2s N=%-10s %-5s %8.2f ms %6.2f Gkeys/s  split %s count %s scatter %s xchg %s sort %s wait %s  bucket %s peak %sx\n",
-             $1, tok($3, "local"), tok($3, "chunks"), tok($3, "gpus"), $4, mode, $6, $9, tok($3, "ms_splitters"), tok($3, "ms_count"),
-             tok($3, "ms_scatter"), tok($3, "ms_exchange"), tok($3, "ms_sort"), tok($3, "waited"), tok($3, "bucket"), tok($3, "peak") }'
+      g = tok($3, "gpus") != "" ? tok($3, "gpus") " GPU" : tok($3, "ranks") " rk" # ranks: sharing one GPU
+      one = tok($3, "ms_one_gpu")
+      printf "  %s %-8s G=%-6s K=%-2s F=%-3s N=%-10s %-5s %8.2f ms %6.2f Gkeys/s  split %s count %s scatter %s xchg %s sort %s wait %s  bucket %s peak %sx%s\n",
+             $1, tok($3, "local"), g, tok($3, "chunks"), tok($3, "fine"), $4, mode, $6, $9, tok($3, "ms_splitters"), tok($3, "ms_count"),
+             tok($3, "ms_scatter"), tok($3, "ms_exchange"), tok($3, "ms_sort"), tok($3, "waited"), tok($3, "bucket"), tok($3, "peak"),
+             one != "" ? "  one GPU " one " ms" : "" }'
 for l in "${SUMMARY[@]}"; do echo "  $l"; done
 echo "samplesort: $([ $FAILED = 0 ] && echo PASS || echo FAIL)"
 exit $FAILED

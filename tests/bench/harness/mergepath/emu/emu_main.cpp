@@ -1,5 +1,5 @@
 /* emu_main.cpp - the CPU emulation's checks of ch12 step 6 (merge_launch) and
- * ch13 step 8 (sort_launch), on the lab's own inputs and references
+ * ch13 step 8 (sort_run with its descriptor), on the lab's own inputs and references
  * (merge_ref.h, sort_ref.h): every distribution, int and float keys, keys and
  * pairs, sizes counted in the step's tiles (empty, single, lopsided, partial
  * tiles, several passes), outputs 0-3 words past a 16-byte boundary. Device
@@ -147,8 +147,8 @@ static void sort_case(const char *dist, int64_t n, sort_type type, int values, i
     const size_t temp_bytes = sort_temp_bytes(&sort_step_info, n, values, &p);
     void *temp = lab_xmalloc(temp_bytes);
     memset(temp, LAB_POISON_BYTE, temp_bytes);
-    const char *why = sort_launch(in_k, values ? in_v : NULL, (unsigned int *)out + shift,
-                                  values ? (unsigned int *)out_v + shift : NULL, n, temp, &p);
+    const char *why = sort_run(&sort_step_info, in_k, values ? in_v : NULL, (unsigned int *)out + shift,
+                               values ? (unsigned int *)out_v + shift : NULL, n, temp, &p);
     if (why != NULL) {
         snprintf(what + strlen(what), sizeof what - strlen(what), ": refused: %s", why);
         fail(what);

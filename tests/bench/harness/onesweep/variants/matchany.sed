@@ -1,2 +1,3 @@
-# matchany: rank_tile finds a key's peers with one __match_any_sync instead of peers_of's eight votes.
-s|const unsigned int peers = peers_of(digit);|const unsigned int peers = __match_any_sync(FULL_WARP, digit);|
+# matchany: onesweep_rank_tile finds a key's peers with one __match_any_sync instead of
+# onesweep_peers_of's eight votes.
+s|const unsigned int peers = onesweep_peers_of(digit);|const unsigned int peers = __match_any_sync(ONESWEEP_FULL_WARP, digit);|
