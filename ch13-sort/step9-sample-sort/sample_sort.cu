@@ -380,7 +380,9 @@ const ss_step sample_sort_step_info = {
             .default_n = 1 << 24,
             .max_n = 1LL << 40,
             .max_n_why = "the keys of 1024 ranks at most"},
-    .defaults = {.G = 1, .K = 0, .F = 0, .S = 8192, .first_weight = 0.5, .slack = 0.10, .local = SS_LOCAL_ONESWEEP},
+    /* the local sort: CUB's on whole chunks, the fastest form measured on two H100s (docs/ch13-sort.md);
+     * --local onesweep --fine F is step 7's over the radix cut's segments */
+    .defaults = {.G = 1, .K = 0, .F = 0, .S = 8192, .first_weight = 0.5, .slack = 0.10, .local = SS_LOCAL_CUB},
     .reference_max_n = 1 << 28,
     .dists = ss_dists,
     .locals = ss_locals,

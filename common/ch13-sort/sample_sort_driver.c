@@ -108,7 +108,7 @@ static ss_config config_of(const run_opts *ro, int G, int64_t N, int with_values
 static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
 {
     memset(ro, 0, sizeof *ro);
-    ro->dist = "uniform", ro->local = STEP->locals[0], ro->gpus = 1;
+    ro->dist = "uniform", ro->local = STEP->locals[STEP->defaults.local], ro->gpus = 1;
     const lab_opt opts[] = {
         {.name = "--dist",
          .kind = LAB_ARG_NAME,
@@ -144,7 +144,8 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
          .lo = 1,
          .hi = PLAN_MAX_FINE,
          .metavar = "F",
-         .help = "sub-buckets per chunk: the radix cut, segments of its sort (default: up to 64)"},
+         .help =
+             "sub-buckets per chunk: the radix cut, segments of its sort (default: 1 with --local cub, else up to 64)"},
         {.name = "--local",
          .kind = LAB_ARG_NAME,
          .at = &ro->local,

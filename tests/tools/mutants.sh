@@ -37,6 +37,12 @@ for sed_file in "$@"; do
     if [ ! -f "$step/$file" ]; then echo "!! $name: $step/$file does not exist"; bad=1; continue; fi
     mdir=build/mutsrc/$name/${step#solutions/}
     rm -rf "$mdir"; mkdir -p "$mdir"; cp "$step"/*.cu "$step"/*.cuh "$step"/*.h "$step"/*.c "$step"/Makefile "$mdir"/ 2>/dev/null
+    # every command of the script must change the file: one that no longer matches (a renamed
+    # name, a reformatted line) would leave a different, maybe uncompilable, variant
+    stale=$(grep -vE '^#|^$' "$sed_file" | while IFS= read -r cmd; do
+        printf '%s\n' "$cmd" >build/mutsrc/one.sed
+        sed -f build/mutsrc/one.sed "$step/$file" | cmp -s - "$step/$file" && echo "$cmd"; done)
+    if [ -n "$stale" ]; then echo "!! $name: a line of its sed script changes nothing in $step/$file: ${stale:0:120}"; bad=1; continue; fi
     sed -i -f "$sed_file" "$mdir/$file"
     if cmp -s "$step/$file" "$mdir/$file"; then echo "!! $name: the sed script changed nothing in $step/$file"; bad=1; continue; fi
     mdirs+=("$mdir"); names+=("$name"); needs+=("$need"); steps+=("$step")
