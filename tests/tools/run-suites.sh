@@ -102,7 +102,7 @@ if [ "$mode" = check ]; then
     fi
     # a test skipped for want of a GPU is a kernel that did not run; other skips (a launch form
     # this machine lacks, such as mpirun) are named but do not stand in for the GPU tests
-    gpu_skips=$(for b in "$@"; do grep -h '# SKIP' "$b.tap" 2>/dev/null; done | grep -ci 'GPU\|driver')
+    gpu_skips=$(for b in "$@"; do grep -h '# SKIP' "$b.tap" 2>/dev/null; done | grep -c 'no NVIDIA GPU visible\|NVIDIA driver')
     other=$((tot_skip - gpu_skips))
     if [ "$gpu_skips" != 0 ]; then
         # the host tests whose process entered a function the student fills in
