@@ -36,7 +36,7 @@ const merge_step merge_step_info = {
     .lab = {.about =
                 "Step 2: Fig 12.9's basic kernel; each thread co-ranks and merges its own slice of the\n"
                 "output. " MERGE_HELP_M MERGE_HELP_COARSEN "--printed runs Fig 12.9's ceil() of an integer division as "
-                                                           "printed (docs/errata.md).\n" MERGE_HELP_EXAMPLE,
+                "printed (docs/errata.md).\n" MERGE_HELP_EXAMPLE,
             .default_n = MERGE_DEFAULT_TOTAL,
             .max_n = MERGE_MAX_TOTAL,
             .max_n_why = MERGE_MAX_N_WHY},

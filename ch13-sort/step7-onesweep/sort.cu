@@ -54,14 +54,13 @@ static void describe(const sort_params *p, char *buf, size_t len)
 }
 
 /* Step 7's facts: one histogram pass, then one launch per 8-bit digit; a compile-time tile (sort.h). */
-/* clang-format off: the help text reads as it prints */
-const sort_step sort_step_info = {
-    .lab = {.about =
-                "Step 7 sorts in four passes of an 8-bit digit, one launch each, after one histogram\n"
-                "pass; a pass whose digit is the same for every key is skipped. Its tiles of " TEXT(ONESWEEP_THREADS) "\nthreads x " TEXT(
-                    ONESWEEP_KEYS_PER_THREAD) " keys are compile-time (ONESWEEP_THREADS, ONESWEEP_KEYS_PER_THREAD): "
-                                              "--block\nmust be " TEXT(ONESWEEP_THREADS) ". --example sorts Fig 13.1's "
-                                                                                         "keys.\n",
+/* clang-format off */
+const sort_step sort_step_info = { /* the help text laid out as it prints */
+    .lab = {.about = "Step 7 sorts in four passes of an 8-bit digit, one launch each, after one histogram\n"
+                     "pass; a pass whose digit is the same for every key is skipped. Its tiles of "
+                     TEXT(ONESWEEP_THREADS) "\nthreads x " TEXT(ONESWEEP_KEYS_PER_THREAD)
+                     " keys are compile-time (ONESWEEP_THREADS, ONESWEEP_KEYS_PER_THREAD): --block\nmust be "
+                     TEXT(ONESWEEP_THREADS) ". --example sorts Fig 13.1's keys.\n",
             .default_n = 1 << 24,
             .max_n = SORT_MAX_N,
             .max_n_why = SORT_MAX_N_WHY},
