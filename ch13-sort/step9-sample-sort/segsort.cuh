@@ -91,8 +91,8 @@ __global__ void __launch_bounds__(ONESWEEP_HISTOGRAM_THREADS)
         }
         const int64_t base = p.from + (int64_t)(t - p.first_tile) * ONESWEEP_TILE;
         const unsigned int valid = min((unsigned int)ONESWEEP_TILE, p.len - (t - p.first_tile) * ONESWEEP_TILE);
-        for (unsigned int i = threadIdx.x; i < valid; i += blockDim.x) {
-            const unsigned int key = in[base + i];
+        for (unsigned int k = threadIdx.x; k < valid; k += blockDim.x) {
+            const unsigned int key = in[base + k];
             for (unsigned int q = 0; q < passes; q++)
                 atomicAdd(&s_count[q * ONESWEEP_RADIX + onesweep_digit(key, q * ONESWEEP_DIGIT_BITS)], 1u);
         }
