@@ -242,6 +242,9 @@ tap_summary() { # TAP: "passed failed skipped|skip reason|first failure" and the
     function flush() { if (cur != "") { if (msg == "") msg = "failed"; list[++nf] = cur ": " msg; cur = "" } }
     END {
         flush()
+        for (i = 2; i <= nf; i++) { # by test name: the reason does not depend on which test finished first
+            v = list[i]; for (j = i - 1; j >= 1 && list[j] > v; j--) list[j + 1] = list[j]; list[j + 1] = v
+        }
         best = ""; for (r in reasons) if (best == "" || reasons[r] > reasons[best]) best = r
         printf "%d %d %d|%s|%s\n", passed, failed, skipped, best, list[1]
         for (i = 1; i <= nf && i <= 12; i++) print "  " list[i]
