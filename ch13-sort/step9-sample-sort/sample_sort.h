@@ -107,6 +107,10 @@ typedef struct {
 /* NULL when c can run (pure host: ./run asks before it looks for a GPU), or why not. */
 const char *ss_config_check(const ss_config *c);
 
+/* Sub-buckets per chunk for a run: `asked` when given (> 0), else one with
+ * CUB (it sorts chunks whole), else as many as the plan allows. */
+int ss_fine_for(ss_local local, int G, int K, int asked);
+
 /* 1 when step 7's sort is linked into this build (--local onesweep). */
 int ss_have_onesweep(void);
 

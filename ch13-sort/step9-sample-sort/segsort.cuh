@@ -257,6 +257,15 @@ static void seg_upload(ss_rank *r, const ss_plan *plan)
                                cudaMemcpyHostToDevice, r->comm_stream));
 }
 
+/* A chunk's sorted run that ended in A (its region of recv) copied to Z, its place in the run. */
+static void run_to_z(unsigned int *Z, unsigned int *Zv, const unsigned int *A, const unsigned int *Av, int64_t m,
+                     cudaStream_t stream)
+{
+    CUDA_CHECK(cudaMemcpyAsync(Z, A, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice, stream));
+    if (Av != NULL)
+        CUDA_CHECK(cudaMemcpyAsync(Zv, Av, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice, stream));
+}
+
 /* Chunk j of rank r, m keys, sorted on `bits` bits from A (recv) into Z (its place in part). */
 static const char *seg_sort_chunk(ss_rank *r, const ss_config *c, const ss_plan *plan, int j, unsigned int bits)
 {
@@ -305,12 +314,8 @@ static const char *seg_sort_chunk(ss_rank *r, const ss_config *c, const ss_plan 
             seg_pass_keys<<<grid, ONESWEEP_THREADS, shared, r->sort_stream>>>(a, p);
         CUDA_CHECK_LAUNCH();
     }
-    if (passes % 2 == 0) { /* the last pass wrote A: the run is in Z */
-        CUDA_CHECK(cudaMemcpyAsync(Z, A, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice, r->sort_stream));
-        if (pairs)
-            CUDA_CHECK(
-                cudaMemcpyAsync(Zv, Av, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice, r->sort_stream));
-    }
+    if (passes % 2 == 0) /* the last pass wrote A */
+        run_to_z(Z, Zv, A, Av, m, r->sort_stream);
     return NULL;
 }
 

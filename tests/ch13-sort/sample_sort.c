@@ -31,7 +31,7 @@ static ss_config config(int G, int64_t N, int K, int with_values, ss_local local
 {
     ss_config c = STEP->defaults;
     c.G = G, c.N = N, c.K = K, c.with_values = with_values, c.local = local;
-    c.F = local == SS_LOCAL_CUB ? 1 : plan_default_fine(G, K);
+    c.F = ss_fine_for(local, G, K, 0);
     return c;
 }
 

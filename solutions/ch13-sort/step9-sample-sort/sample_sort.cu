@@ -36,6 +36,11 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
+int ss_fine_for(ss_local local, int G, int K, int asked)
+{
+    return asked > 0 ? asked : local == SS_LOCAL_CUB ? 1 : plan_default_fine(G, K);
+}
+
 int ss_have_onesweep(void)
 {
     return 1;
@@ -226,12 +231,8 @@ static const char *sort_chunk(ss_rank *r, const ss_config *c, const ss_plan *pla
     size_t bytes = r->sort_temp_bytes;
     int in_a = 0;
     CUDA_CHECK(cub_chunk_sort(r->sort_temp, &bytes, A, Av, Z, Zv, m, bits, &in_a, r->sort_stream));
-    if (in_a) { /* the run is in part */
-        CUDA_CHECK(cudaMemcpyAsync(Z, A, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice, r->sort_stream));
-        if (Av != NULL)
-            CUDA_CHECK(
-                cudaMemcpyAsync(Zv, Av, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice, r->sort_stream));
-    }
+    if (in_a)
+        run_to_z(Z, Zv, A, Av, m, r->sort_stream);
     return NULL;
 }
 
