@@ -1,6 +1,8 @@
 /* lab_test.c - shared test helpers. */
 #include "lab_test.h"
 
+#include <time.h>
+
 const uint64_t lab_test_seeds[LAB_TEST_NSEEDS] = {20240601, 77, 4242};
 
 uint64_t lab_test_seed(int i)
@@ -13,6 +15,36 @@ void lab_test_need_gpu(void)
     char why[256];
     if (!lab_gpu_available(why, sizeof why))
         cr_skip_test("%s", why);
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+cudaError_t lab_test_finish(double seconds, const char *what)
+{
+    cudaEvent_t done;
+    cudaError_t err = cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
+    if (err == cudaSuccess)
+        err = cudaEventRecord(done, 0); /* the legacy stream: after every launch so far */
+    if (err != cudaSuccess)
+        return err;
+    const double start = seconds_now();
+    while ((err = cudaEventQuery(done)) == cudaErrorNotReady) {
+        if (seconds_now() - start > seconds)
+            /* the process ends here, and with it the kernel */
+            cr_assert_fail("the GPU did not finish within %.0f s, far longer than the solution takes: a "
+                           "loop that never ends (a missing __syncthreads lets a thread read a count, a "
+                           "position or a key before another thread has written it) -- %s%s",
+                           seconds, what, lab_todo_note());
+        struct timespec nap = {0, 200000}; /* 0.2 ms between looks */
+        nanosleep(&nap, NULL);
+    }
+    cudaEventDestroy(done);
+    return err;
 }
 
 /* A kernel wrote past the end of a buffer the test handed it: a failed test

@@ -21,6 +21,17 @@
 /* Criterion .init hook: skips the test (in its own process) without a GPU. */
 void lab_test_need_gpu(void);
 
+/* Seconds a test waits for one launch to finish: a race test's launch (the
+ * solutions take milliseconds), and any other test's (the largest inputs). */
+#define LAB_RACE_DEADLINE   10.0
+#define LAB_LAUNCH_DEADLINE 60.0
+
+/* Waits for the GPU's work so far, at most `seconds`: the launch's error (a
+ * fault), or a failed test, naming `what`, when it has not finished by then. A missing barrier can leave a loop whose exit condition
+ * was read before it was written: the kernel then never ends, and the test
+ * says so in seconds, not at Criterion's timeout. */
+cudaError_t lab_test_finish(double seconds, const char *what);
+
 /* The fixed seeds every randomized test runs with; each message prints its seed. */
 #define LAB_TEST_NSEEDS 3
 extern const uint64_t lab_test_seeds[LAB_TEST_NSEEDS];

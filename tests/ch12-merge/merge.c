@@ -37,7 +37,10 @@ static int64_t merge_errors(const merge_inputs *in, const merge_params *p, char 
     cr_assert_null(why, "merge_launch refused m=%lld n=%lld %s: %s", (long long)in->m, (long long)in->n,
                    params_str(p, buf, sizeof buf), why ? why : "");
     int64_t errors = -1;
-    if (cudaDeviceSynchronize() == cudaSuccess) {
+    char where[200];
+    snprintf(where, sizeof where, "m=%lld n=%lld %s", (long long)in->m, (long long)in->n,
+             params_str(p, buf, sizeof buf));
+    if (lab_test_finish(LAB_LAUNCH_DEADLINE, where) == cudaSuccess) {
         merge_download(&a, C, C_values);
         errors = merge_compare(in, C, C_values, want, want_values, 0, first, first_len).count;
         merge_free(&a);
@@ -245,7 +248,10 @@ static int wrong_launches(const merge_inputs *in, const int *want, const merge_p
         const char *why = merge_launch(&a, p);
         cr_assert_null(why, "merge_launch refused m=%lld n=%lld %s: %s", (long long)in->m, (long long)in->n,
                        params_str(p, buf, sizeof buf), why ? why : "");
-        const cudaError_t err = cudaDeviceSynchronize();
+        char where[320];
+        snprintf(where, sizeof where, "launch %d of %d, m=%lld n=%lld %s, %s", l + 1, launches, (long long)in->m,
+                 (long long)in->n, params_str(p, buf, sizeof buf), pl->what);
+        const cudaError_t err = lab_test_finish(LAB_RACE_DEADLINE, where);
         cr_assert_eq(err, cudaSuccess,
                      "the kernel faulted (%s): it read or wrote outside its buffers (with %s, "
                      "a read past the end of A or B faults) -- m=%lld n=%lld %s%s",

@@ -304,6 +304,8 @@ void check_sort(int64_t n, const char *dist, sort_type type, int with_values, ui
     void *temp = lab_dev_poisoned(sort_temp_bytes(STEP, n, with_values, p), "temp_d (the workspace)");
     const char *why = sort_run(STEP, k_d, v_d, ok_d, ov_d, n, temp, p);
     cr_assert_null(why, "sort_run refused %s: %s", context, why ? why : "");
+    const cudaError_t err = lab_test_finish(LAB_LAUNCH_DEADLINE, context);
+    cr_assert_eq(err, cudaSuccess, "the sort faulted (%s): %s", cudaGetErrorString(err), context);
     lab_dev_download(got_k, ok_d, bytes);
     if (with_values)
         lab_dev_download(got_v, ov_d, bytes);
@@ -348,6 +350,8 @@ void check_sort_repeatedly(int64_t n, int with_values, int launches, uint64_t se
             lab_poison_device(ov_d, bytes);
         const char *why = sort_run(STEP, k_d, v_d, ok_d, ov_d, n, temp, p);
         cr_assert_null(why, "sort_run refused %s: %s", context, why ? why : "");
+        const cudaError_t err = lab_test_finish(LAB_RACE_DEADLINE, context);
+        cr_assert_eq(err, cudaSuccess, "the sort faulted (%s): %s", cudaGetErrorString(err), context);
         lab_dev_download(got_k, ok_d, bytes);
         if (with_values)
             lab_dev_download(got_v, ov_d, bytes);
