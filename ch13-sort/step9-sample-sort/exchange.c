@@ -149,6 +149,64 @@ static void round_over_copies(ss_rank *R, int nlocal, const ss_config *c, const 
         }
 }
 
+/* Copy engines: the ranks are GPUs of this process; each sender pushes its
+ * pieces (cudaMemcpyPeerAsync: the copy engines carry them over the link,
+ * and the SMs stay with the sorts) once every receiver has reached this
+ * round on its comm stream, and every receiver's comm stream goes on only
+ * when every push of the round is done, as after NCCL's grouped calls. */
+static void round_over_peers(ss_rank *R, int nlocal, const ss_config *c, const ss_round *m)
+{
+    for (int d = 0; d < nlocal; d++) {
+        CUDA_CHECK(cudaSetDevice(R[d].device));
+        CUDA_CHECK(cudaEventRecord(R[d].ev_ready, R[d].comm_stream));
+    }
+    for (int s = 0; s < nlocal; s++) {
+        const ss_rank *from = &R[s];
+        CUDA_CHECK(cudaSetDevice(from->device));
+        for (int d = 0; d < nlocal; d++)
+            CUDA_CHECK(cudaStreamWaitEvent(from->comm_stream, R[d].ev_ready, 0));
+        for (int k = 0; k < m[s].nsend; k++) {
+            const ss_message *out = &m[s].send[k];
+            const ss_rank *to = &R[out->peer];
+            for (int v = 0; v < m[out->peer].nrecv; v++) /* the receive ss_exchange_agree matched with it */
+                if (m[out->peer].recv[v].peer == s) {
+                    const int64_t at = m[out->peer].recv[v].offset;
+                    const size_t bytes = sizeof(unsigned int) * (size_t)out->count;
+                    CUDA_CHECK(cudaMemcpyPeerAsync(to->keys + at, to->device, from->part_k + out->offset, from->device,
+                                                   bytes, from->comm_stream));
+                    if (c->with_values)
+                        CUDA_CHECK(cudaMemcpyPeerAsync(to->values + at, to->device, from->part_v + out->offset,
+                                                       from->device, bytes, from->comm_stream));
+                }
+        }
+        CUDA_CHECK(cudaEventRecord(from->ev_sent, from->comm_stream));
+    }
+    for (int d = 0; d < nlocal; d++) {
+        CUDA_CHECK(cudaSetDevice(R[d].device));
+        for (int s = 0; s < nlocal; s++)
+            CUDA_CHECK(cudaStreamWaitEvent(R[d].comm_stream, R[s].ev_sent, 0));
+    }
+}
+
+void ss_link_peers(ss_rank *R, int nlocal)
+{
+    for (int i = 0; i < nlocal; i++)
+        for (int k = 0; k < nlocal; k++) {
+            int can = 0;
+            if (R[i].device == R[k].device)
+                continue;
+            CUDA_CHECK(cudaDeviceCanAccessPeer(&can, R[i].device, R[k].device));
+            if (!can)
+                continue; /* cudaMemcpyPeerAsync still copies, through the host */
+            CUDA_CHECK(cudaSetDevice(R[i].device));
+            const cudaError_t e = cudaDeviceEnablePeerAccess(R[k].device, 0);
+            if (e == cudaErrorPeerAccessAlreadyEnabled)
+                cudaGetLastError(); /* NCCL may have enabled it */
+            else
+                CUDA_CHECK(e);
+        }
+}
+
 void ss_exchange_round(ss_rank *R, int nlocal, const ss_config *c, const ss_plan *plan, int j)
 {
     ss_round *m = (ss_round *)lab_xmalloc(sizeof(ss_round) * (size_t)nlocal);
@@ -156,7 +214,9 @@ void ss_exchange_round(ss_rank *R, int nlocal, const ss_config *c, const ss_plan
         m[i] = ss_round_alloc(plan->G);
         exchange_messages(plan, R[i].layout, R[i].rank, j, &m[i]);
     }
-    if (c->link == SS_LINK_NCCL)
+    if (c->link == SS_LINK_NCCL && c->copy_engines)
+        round_over_peers(R, nlocal, c, m);
+    else if (c->link == SS_LINK_NCCL)
         round_over_nccl(R, nlocal, c, m);
     else
         round_over_copies(R, nlocal, c, m);

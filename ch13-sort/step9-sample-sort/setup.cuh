@@ -94,6 +94,8 @@ static void create_events(ss_rank *R, int K)
         CUDA_CHECK(cudaEventCreate(&R->ev_sort_begin[j]));
         CUDA_CHECK(cudaEventCreate(&R->ev_sort_done[j]));
     }
+    CUDA_CHECK(cudaEventCreateWithFlags(&R->ev_ready, cudaEventDisableTiming));
+    CUDA_CHECK(cudaEventCreateWithFlags(&R->ev_sent, cudaEventDisableTiming));
     cudaEvent_t *ev[] = {&R->ev_begin, &R->ev_scatter_begin, &R->ev_scatter_end, &R->ev_rounds_end, &R->ev_sort_end};
     for (size_t e = 0; e < sizeof ev / sizeof ev[0]; e++)
         CUDA_CHECK(cudaEventCreate(ev[e]));
@@ -191,6 +193,8 @@ void ss_teardown(ss_rank *R)
         CUDA_CHECK(cudaEventDestroy(R->ev_sort_begin[j]));
         CUDA_CHECK(cudaEventDestroy(R->ev_sort_done[j]));
     }
+    CUDA_CHECK(cudaEventDestroy(R->ev_ready));
+    CUDA_CHECK(cudaEventDestroy(R->ev_sent));
     cudaEvent_t ev[] = {R->ev_begin, R->ev_scatter_begin, R->ev_scatter_end, R->ev_rounds_end, R->ev_sort_end};
     for (size_t i = 0; i < sizeof ev / sizeof ev[0]; i++)
         CUDA_CHECK(cudaEventDestroy(ev[i]));

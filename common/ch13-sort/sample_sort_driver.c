@@ -86,7 +86,7 @@ static double world_all(const world *w, double x, int largest)
 
 typedef struct {
     lab_run run;
-    const char *dist, *local;
+    const char *dist, *local, *exchange;
     int keys_only, gpus, ranks, chunks, fine; /* chunks, fine 0: the plan's defaults */
     int timeout_s;                            /* 0: the watchdog's default */
     int dists[GEN_COUNT], ndists;
@@ -99,6 +99,7 @@ static ss_config config_of(const run_opts *ro, int G, int64_t N, int with_values
     c.G = G, c.N = N, c.with_values = with_values;
     c.local = (ss_local)lab_name_index(ro->local, STEP->locals);
     c.link = ro->ranks > 0 ? SS_LINK_COPIES : SS_LINK_NCCL;
+    c.copy_engines = c.link == SS_LINK_NCCL && strcmp(ro->exchange, "copy") == 0;
     c.K = ro->chunks > 0 ? ro->chunks : plan_default_chunks(G);
     c.F = ss_fine_for(c.local, G, c.K, ro->fine);
     c.timeout_s = (double)ro->timeout_s;
@@ -108,7 +109,8 @@ static ss_config config_of(const run_opts *ro, int G, int64_t N, int with_values
 static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
 {
     memset(ro, 0, sizeof *ro);
-    ro->dist = "uniform", ro->local = STEP->locals[STEP->defaults.local], ro->gpus = 1;
+    static const char *const exchanges[] = {"nccl", "copy", NULL};
+    ro->dist = "uniform", ro->local = STEP->locals[STEP->defaults.local], ro->gpus = 1, ro->exchange = "nccl";
     const lab_opt opts[] = {
         {.name = "--dist",
          .kind = LAB_ARG_NAME,
@@ -152,6 +154,12 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
          .names = STEP->locals,
          .metavar = "L",
          .help = "the local sort: step 7's over the sub-buckets, or CUB's on the whole chunk"},
+        {.name = "--exchange",
+         .kind = LAB_ARG_NAME,
+         .at = &ro->exchange,
+         .names = exchanges,
+         .metavar = "E",
+         .help = "the keys between GPUs of one process: NCCL's kernels (nccl), or the copy engines (copy)"},
         {.name = "--timeout",
          .kind = LAB_ARG_INT,
          .at = &ro->timeout_s,
@@ -164,6 +172,10 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
     if (ro->ranks > 0 && (ro->gpus > 1 || w->size > 1)) {
         fprintf(stderr, "%s: --ranks runs every rank on one GPU in this process: not with --gpus or mpirun\n",
                 lab_step_name);
+        exit(LAB_EXIT_USAGE);
+    }
+    if (strcmp(ro->exchange, "copy") == 0 && w->size > 1) {
+        fprintf(stderr, "%s: --exchange copy needs every GPU in this process (--gpus G), not mpirun\n", lab_step_name);
         exit(LAB_EXIT_USAGE);
     }
     ro->ndists = 0;
@@ -331,6 +343,8 @@ static int run_one(ss_rank *R, int nlocal, const run_opts *ro, int G, int64_t N,
             world_leave(w, LAB_EXIT_FAIL);
         }
     }
+    if (c.copy_engines && G > 1)
+        ss_link_peers(R, nlocal);
     run_figures f;
     const int pass = run_config(R, nlocal, ro, &c, dist, &f, w);
     for (int i = 0; i < nlocal; i++)
@@ -340,12 +354,14 @@ static int run_one(ss_rank *R, int nlocal, const run_opts *ro, int G, int64_t N,
     world_barrier(w);
     if (w->rank == 0) {
         char params[640];
-        const int at = snprintf(params, sizeof params,
-                                "%s=%d local=%s chunks=%d fine=%d dist=%s type=uint %s ms_splitters=%.4f ms_count=%.4f"
-                                " ms_scatter=%.4f ms_exchange=%.4f ms_sort=%.4f waited=%.4f bucket=%.4f peak=%.2f",
-                                c.link == SS_LINK_COPIES ? "ranks" : "gpus", G, STEP->locals[c.local], c.K, c.F,
-                                gen_dist_name(dist), with_values ? "pairs" : "keys", f.ph[0], f.ph[1], f.ph[2], f.ph[3],
-                                f.ph[4], f.ph[5], f.bucket, f.peak);
+        int at = snprintf(params, sizeof params,
+                          "%s=%d local=%s chunks=%d fine=%d dist=%s type=uint %s ms_splitters=%.4f ms_count=%.4f"
+                          " ms_scatter=%.4f ms_exchange=%.4f ms_sort=%.4f waited=%.4f bucket=%.4f peak=%.2f",
+                          c.link == SS_LINK_COPIES ? "ranks" : "gpus", G, STEP->locals[c.local], c.K, c.F,
+                          gen_dist_name(dist), with_values ? "pairs" : "keys", f.ph[0], f.ph[1], f.ph[2], f.ph[3],
+                          f.ph[4], f.ph[5], f.bucket, f.peak);
+        if (c.copy_engines)
+            at += snprintf(params + at, sizeof params - (size_t)at, " exchange=copy");
         if (one > 0)
             snprintf(params + at, sizeof params - (size_t)at, " ms_one_gpu=%.4f", one);
         /* the least a sort moves: read and write every key (and value) once */

@@ -46,6 +46,7 @@ typedef struct {
     double slack;        /* each rank's buffers hold (1 + slack) N / G keys */
     ss_local local;      /* the local sort */
     ss_link link;
+    int copy_engines; /* SS_LINK_NCCL in one process: the keys by the GPUs' copy engines, not NCCL's kernels */
     int with_values;
     int64_t N;        /* keys in all */
     double timeout_s; /* the watchdog's limit for one sort (0: 5 s plus 1 s per GB of a share) */
@@ -87,6 +88,7 @@ typedef struct {
     int chunks;            /* K, for the events */
     cudaEvent_t *ev_round; /* K: round j's keys have arrived (and left) */
     cudaEvent_t ev_begin, ev_scatter_begin, ev_scatter_end, ev_rounds_end, ev_sort_end;
+    cudaEvent_t ev_ready, ev_sent;             /* copy_engines: a round's receives may land; its sends are done */
     cudaEvent_t *ev_sort_begin, *ev_sort_done; /* K each: one sort's device time */
     size_t bytes_allocated;                    /* every device buffer above */
     size_t free_before;                        /* cudaMemGetInfo before this rank's buffers */
@@ -163,6 +165,9 @@ const char *ss_exchange_agree(const ss_plan *plan, const ss_layout *L);
 
 /* Round j of the exchange, on each owned rank's comm stream (the link's way). */
 void ss_exchange_round(ss_rank *R, int nlocal, const ss_config *c, const ss_plan *plan, int j);
+
+/* copy_engines: each GPU of this process may reach the others' memory. */
+void ss_link_peers(ss_rank *R, int nlocal);
 
 /* The collectives of the other phases, over the same link: each owned rank's
  * bufs[i] holds G slots of `bytes`, its own at slot R[i].rank; afterwards
