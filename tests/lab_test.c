@@ -1,7 +1,9 @@
 /* lab_test.c - shared test helpers. */
 #include "lab_test.h"
 
+#include <signal.h>
 #include <time.h>
+#include <unistd.h>
 
 const uint64_t lab_test_seeds[LAB_TEST_NSEEDS] = {20240601, 77, 4242};
 
@@ -34,12 +36,16 @@ cudaError_t lab_test_finish(double seconds, const char *what)
         return err;
     const double start = seconds_now();
     while ((err = cudaEventQuery(done)) == cudaErrorNotReady) {
-        if (seconds_now() - start > seconds)
-            /* the process ends here, and with it the kernel */
+        if (seconds_now() - start > seconds) {
+            /* the test's process ends here, and with it the kernel; should the runtime's exit
+             * wait for that kernel, the alarm ends the process anyway */
+            signal(SIGALRM, SIG_DFL);
+            alarm(5);
             cr_assert_fail("the GPU did not finish within %.0f s, far longer than the solution takes: a "
                            "loop that never ends (a missing __syncthreads lets a thread read a count, a "
                            "position or a key before another thread has written it) -- %s%s",
                            seconds, what, lab_todo_note());
+        }
         struct timespec nap = {0, 200000}; /* 0.2 ms between looks */
         nanosleep(&nap, NULL);
     }
