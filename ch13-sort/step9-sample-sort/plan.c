@@ -49,7 +49,7 @@ int plan_default_chunks(int G)
     if (G <= 1)
         return 1;
     const int most = PLAN_MAX_BUCKETS / G;
-    return most < 1 ? 1 : most < 4 ? most : 4;
+    return most < 2 ? most : 2; /* two rounds: the fastest on two H100s and two H200s (docs/ch13-sort.md) */
 }
 
 int plan_default_fine(int G, int K)

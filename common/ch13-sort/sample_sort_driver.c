@@ -88,6 +88,7 @@ typedef struct {
     lab_run run;
     const char *dist, *local, *exchange;
     int keys_only, gpus, ranks, chunks, fine; /* chunks, fine 0: the plan's defaults */
+    int processes;                            /* MPI's (1 without mpirun) */
     int timeout_s;                            /* 0: the watchdog's default */
     int dists[GEN_COUNT], ndists;
 } run_opts;
@@ -99,7 +100,7 @@ static ss_config config_of(const run_opts *ro, int G, int64_t N, int with_values
     c.G = G, c.N = N, c.with_values = with_values;
     c.local = (ss_local)lab_name_index(ro->local, STEP->locals);
     c.link = ro->ranks > 0 ? SS_LINK_COPIES : SS_LINK_NCCL;
-    c.copy_engines = c.link == SS_LINK_NCCL && strcmp(ro->exchange, "copy") == 0;
+    c.copy_engines = c.link == SS_LINK_NCCL && strcmp(ro->exchange, "copy") == 0 && ro->processes == 1;
     c.K = ro->chunks > 0 ? ro->chunks : plan_default_chunks(G);
     c.F = ss_fine_for(c.local, G, c.K, ro->fine);
     c.timeout_s = (double)ro->timeout_s;
@@ -110,7 +111,7 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
 {
     memset(ro, 0, sizeof *ro);
     static const char *const exchanges[] = {"nccl", "copy", NULL};
-    ro->dist = "uniform", ro->local = STEP->locals[STEP->defaults.local], ro->gpus = 1, ro->exchange = "nccl";
+    ro->dist = "uniform", ro->local = STEP->locals[STEP->defaults.local], ro->gpus = 1, ro->exchange = "copy";
     const lab_opt opts[] = {
         {.name = "--dist",
          .kind = LAB_ARG_NAME,
@@ -139,7 +140,7 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
          .lo = 1,
          .hi = PLAN_MAX_BUCKETS,
          .metavar = "K",
-         .help = "chunks per rank: rounds of the exchange, each sorted as it arrives (default: 4, 1 on one rank)"},
+         .help = "chunks per rank: rounds of the exchange, each sorted as it arrives (default: 2, 1 on one rank)"},
         {.name = "--fine",
          .kind = LAB_ARG_INT,
          .at = &ro->fine,
@@ -159,7 +160,7 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
          .at = &ro->exchange,
          .names = exchanges,
          .metavar = "E",
-         .help = "the keys between GPUs of one process: NCCL's kernels (nccl), or the copy engines (copy)"},
+         .help = "the keys between GPUs of one process: their copy engines, or NCCL's kernels (mpirun: NCCL)"},
         {.name = "--timeout",
          .kind = LAB_ARG_INT,
          .at = &ro->timeout_s,
@@ -169,13 +170,10 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
          .help = "seconds a sort may take before the watchdog stops it (default: 5 plus 1 a GB of share)"},
     };
     lab_parse_step(argc, argv, &STEP->lab, "", 5, opts, (int)(sizeof opts / sizeof opts[0]), &ro->run);
+    ro->processes = w->size;
     if (ro->ranks > 0 && (ro->gpus > 1 || w->size > 1)) {
         fprintf(stderr, "%s: --ranks runs every rank on one GPU in this process: not with --gpus or mpirun\n",
                 lab_step_name);
-        exit(LAB_EXIT_USAGE);
-    }
-    if (strcmp(ro->exchange, "copy") == 0 && w->size > 1) {
-        fprintf(stderr, "%s: --exchange copy needs every GPU in this process (--gpus G), not mpirun\n", lab_step_name);
         exit(LAB_EXIT_USAGE);
     }
     ro->ndists = 0;

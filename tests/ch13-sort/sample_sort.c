@@ -12,7 +12,7 @@
  * checked by the step's checks that scale and element by element against the
  * CPU (values are input positions: stability is checked). Then ./run itself:
  * `--ranks G`, `--gpus 1`, `mpirun -np 1`, and on a machine with several GPUs
- * `--gpus G` (NCCL's kernels, and `--exchange copy`: the copy engines) and
+ * `--gpus G` (the copy engines, and `--exchange nccl`: NCCL's kernels) and
  * `mpirun -np G` over all of them (each skipped with its reason
  * where ./run was not built beside this suite, or mpirun, MPI or a second GPU
  * is missing). */
@@ -206,6 +206,7 @@ Test(sample_sort_run, bad_options_are_exit_2_before_the_gpu_is_looked_for)
                                       "--local cub --fine 4",
                                       "--timeout 0",
                                       "--exchange ce",
+                                      "--exchange",
                                       "--gpus abc"};
     char cmd[4600], out[4096];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -418,8 +419,8 @@ GPU_TEST(sample_sort_run, every_gpu_of_this_machine_in_both_launch_forms)
     expect_run_passes("", args);
     snprintf(args, sizeof args, "--gpus %d -n 2^22+1 --dist all --reps 1 --keys-only --fine 1", G);
     expect_run_passes("", args);
-    snprintf(args, sizeof args, "--gpus %d -n 1000,2^20+3 --dist all --reps 1 --exchange copy --chunks 3", G);
-    expect_run_passes("", args); /* the keys by the copy engines */
+    snprintf(args, sizeof args, "--gpus %d -n 1000,2^20+3 --dist all --reps 1 --exchange nccl --chunks 3", G);
+    expect_run_passes("", args); /* the keys by NCCL's kernels (the default: the copy engines) */
     const char *skip, *mpirun = mpirun_for(G, buf, sizeof buf, &skip);
     if (mpirun == NULL)
         cr_skip_test("--gpus %d passed; %s", G, skip);
