@@ -20,7 +20,7 @@ set key outside right top vertical Left reverse noenhanced font f2 title 'phase'
 set rmargin at screen 0.78
 if (cubms > 0) {
     set arrow from graph 0, first cubms to graph 1, first cubms nohead dashtype 2 linewidth 2 linecolor rgb '#3a3a3a' back
-    set label 2 sprintf('CUB on 1 GPU: %.3g ms', cubms) at graph 0.99, first cubms offset 0, 0.6 right front boxed font f2
+    set label 2 sprintf('CUB on 1 GPU: %.3g ms', cubms) at graph 0.01, first cubms offset 0, 0.6 left front boxed font f2
 }
 if (!exists('xlines')) { xlines = 1 }
 set bmargin xlines + 1.5

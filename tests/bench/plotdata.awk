@@ -248,7 +248,8 @@ function phase_of_row(r,    i, t, k, name) {
     for (i = 1; i <= k; i++)
         if (t[i] ~ /^ms_[A-Za-z0-9_]+=/) {
             name = substr(t[i], 4); sub(/=.*/, "", name)
-            add_phase(r, name, substr(t[i], index(t[i], "=") + 1))
+            if (name != "one_gpu") # ms_one_gpu: the same sort on one GPU, a comparison, not a phase
+                add_phase(r, name, substr(t[i], index(t[i], "=") + 1))
         }
 }
 function colname(i,    c) { for (c in col) if (col[c] == i) return c; return "" }
@@ -739,6 +740,9 @@ function series_of_step(step,    k) { for (k in sstep) if (sstep[k] == step) ret
 # ---- phases: the multi-GPU step's time by phase, a stacked bar per GPU count ----------
 function chart_phases(    r, n, i, j, k, b, nb, keys, f, cname, cubms, best, lab, tot, c, ones, x, overlap, bars, most, xlines) {
     # the size with the most bars (series and GPU counts: 1 and 2 GPUs side by side), the largest of those
+    for (r = 1; r <= nr; r++) # keys only: one CUB line to set every bar against (pairs: the speed-up chart)
+        if ((" " P[r] " ") ~ / pairs /)
+            delete hasph[r]
     for (r = 1; r <= nr; r++)
         if ((r in hasph) && !((N[r], G[r], series(r)) in b)) {
             b[N[r], G[r], series(r)] = 1
@@ -772,7 +776,7 @@ function chart_phases(    r, n, i, j, k, b, nb, keys, f, cname, cubms, best, lab
     printf " total above label lines\n" > f
     for (i = 1; i <= nb; i++) {
         r = keys[i]
-        lab = (c > 1 ? wrap(step_name(S[r]) (VAR[r] == "" ? "" : " " VAR[r]) (LOC[r] == "" ? "" : " " LOC[r]), 24) "\\n" : "") G[r] " GPU" (G[r] > 1 ? "s" : "")
+        lab = (c > 1 ? wrap(step_name(S[r]) (VAR[r] == "" ? "" : " " VAR[r]) (LOC[r] == "" ? "" : " " LOC[r]), 16) "\\n" : "") G[r] " GPU" (G[r] > 1 ? "s" : "")
         if (nlines(lab) > xlines)
             xlines = nlines(lab)
         printf "%s %d", dq(lab), i - 1 > f
