@@ -371,6 +371,7 @@ GPU_TEST(sample_sort_run, ranks_on_one_gpu_every_distribution_keys_and_pairs)
 }
 
 static int gpu_count(void);
+static const char *mpirun_for(int np, char *buf, size_t len, const char **skip);
 
 /* A message that never arrives (rank 1 keeps its first round's sends back: LAB_SS_FAULT, a test's
  * fault) must not hang the run. In one process NCCL finds the unmatched receive inside its group
