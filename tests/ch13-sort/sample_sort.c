@@ -375,8 +375,9 @@ static const char *mpirun_for(int np, char *buf, size_t len, const char **skip);
 
 /* A message that never arrives (rank 1 keeps its first round's sends back: LAB_SS_FAULT, a test's
  * fault) must not hang the run. In one process NCCL finds the unmatched receive inside its group
- * and fails at once; between processes each waits for the other, and the watchdog aborts the
- * communicators, says so in one line and exits 1, well before the outer timeout (exit 124). */
+ * and fails at once; between processes a receive waits for what never comes, and the watchdog
+ * aborts the communicators, says so in one line and exits 1, well before the outer timeout (exit
+ * 124). */
 GPU_TEST(sample_sort_run, a_lost_message_stops_the_run)
 {
     const char *run = run_path();
@@ -394,9 +395,10 @@ GPU_TEST(sample_sort_run, a_lost_message_stops_the_run)
         cr_skip_test("one process stopped (exit %d); %s", rc, skip);
     snprintf(cmd, sizeof cmd, "%s %s -x LAB_SS_FAULT %s -n 2^20 --reps 1 --timeout 2 2>&1", fault, mpirun, run);
     rc = run_command(cmd, out, sizeof out);
-    cr_assert(rc != 0 && rc != 124, "%s: exit %d, expected the watchdog's failure, not a hang; it said:\n%s", cmd, rc,
-              out);
-    cr_assert(strstr(out, "did not finish within") != NULL, "%s: no word from the watchdog; it said:\n%s", cmd, out);
+    cr_assert(rc != 0 && rc != 124, "%s: exit %d, expected a failure that is not a hang; it said:\n%s", cmd, rc, out);
+    /* NCCL pairs a peer's sends in order, so the lost one may shift the rest: the watchdog or NCCL says why */
+    cr_assert(strstr(out, "did not finish within") != NULL || strstr(out, "NCCL error") != NULL,
+              "%s: stopped without saying why; it said:\n%s", cmd, out);
 }
 
 /* The mpirun form's command line, or NULL (and why in *skip) when it cannot run here. */
