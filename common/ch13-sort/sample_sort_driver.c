@@ -100,7 +100,7 @@ static ss_config config_of(const run_opts *ro, int G, int64_t N, int with_values
     c.G = G, c.N = N, c.with_values = with_values;
     c.local = (ss_local)lab_name_index(ro->local, STEP->locals);
     c.link = ro->ranks > 0 ? SS_LINK_COPIES : SS_LINK_NCCL;
-    c.copy_engines = c.link == SS_LINK_NCCL && strcmp(ro->exchange, "copy") == 0 && ro->processes == 1;
+    c.copy_engines = c.link == SS_LINK_NCCL && strcmp(ro->exchange, "copy") == 0 && ro->processes == 1 && G > 1;
     c.K = ro->chunks > 0 ? ro->chunks : plan_default_chunks(G);
     c.F = ss_fine_for(c.local, G, c.K, ro->fine);
     c.timeout_s = (double)ro->timeout_s;
