@@ -88,19 +88,18 @@ typedef struct {
     lab_run run;
     const char *dist, *local, *exchange;
     int keys_only, gpus, ranks, chunks, fine; /* chunks, fine 0: the plan's defaults */
-    int processes;                            /* MPI's (1 without mpirun) */
     int timeout_s;                            /* 0: the watchdog's default */
     int dists[GEN_COUNT], ndists;
 } run_opts;
 
 /* The run's configuration for G ranks, N keys. */
-static ss_config config_of(const run_opts *ro, int G, int64_t N, int with_values)
+static ss_config config_of(const run_opts *ro, const world *w, int G, int64_t N, int with_values)
 {
     ss_config c = STEP->defaults;
     c.G = G, c.N = N, c.with_values = with_values;
     c.local = (ss_local)lab_name_index(ro->local, STEP->locals);
     c.link = ro->ranks > 0 ? SS_LINK_COPIES : SS_LINK_NCCL;
-    c.copy_engines = c.link == SS_LINK_NCCL && strcmp(ro->exchange, "copy") == 0 && ro->processes == 1 && G > 1;
+    c.copy_engines = c.link == SS_LINK_NCCL && strcmp(ro->exchange, "copy") == 0 && w->size == 1 && G > 1;
     c.K = ro->chunks > 0 ? ro->chunks : plan_default_chunks(G);
     c.F = ss_fine_for(c.local, G, c.K, ro->fine);
     c.timeout_s = (double)ro->timeout_s;
@@ -170,7 +169,6 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
          .help = "seconds a sort may take before the watchdog stops it (default: 5 plus 1 a GB of share)"},
     };
     lab_parse_step(argc, argv, &STEP->lab, "", 5, opts, (int)(sizeof opts / sizeof opts[0]), &ro->run);
-    ro->processes = w->size;
     if (ro->ranks > 0 && (ro->gpus > 1 || w->size > 1)) {
         fprintf(stderr, "%s: --ranks runs every rank on one GPU in this process: not with --gpus or mpirun\n",
                 lab_step_name);
@@ -182,7 +180,7 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
             ro->dists[ro->ndists++] = d;
     const int G = ro->ranks > 0 ? ro->ranks : w->size * ro->gpus;
     for (int s = 0; s < ro->run.nsizes; s++) { /* every size, with the run's G, before any GPU is looked for */
-        const ss_config c = config_of(ro, G, ro->run.sizes[s], !ro->keys_only);
+        const ss_config c = config_of(ro, w, G, ro->run.sizes[s], !ro->keys_only);
         const char *why = ss_config_check(&c);
         if (why != NULL) {
             fprintf(stderr, "%s: -n %lld on %d rank%s: %s (./run --help)\n", lab_step_name, (long long)c.N, c.G,
@@ -306,8 +304,8 @@ static double one_gpu_ms(const ss_rank *R, const run_opts *ro, int64_t N, int di
         return 0;
     run_opts one = *ro;
     one.gpus = 1, one.ranks = 0, one.chunks = 0, one.fine = 0;
-    const ss_config c = config_of(&one, 1, N, with_values);
     const world alone = {.size = 1, .rank = 0, .local_rank = 0, .mpi = 0};
+    const ss_config c = config_of(&one, &alone, 1, N, with_values);
     const int reps = ro->run.reps;
     double *ms = (double *)lab_xmalloc(sizeof(double) * (size_t)reps);
     ss_rank r;
@@ -333,7 +331,7 @@ static double one_gpu_ms(const ss_rank *R, const run_opts *ro, int64_t N, int di
 static int run_one(ss_rank *R, int nlocal, const run_opts *ro, int G, int64_t N, int dist, int with_values,
                    const world *w)
 {
-    const ss_config c = config_of(ro, G, N, with_values);
+    const ss_config c = config_of(ro, w, G, N, with_values);
     for (int i = 0; i < nlocal; i++) {
         const char *why = ss_setup(&R[i], &c, c.link == SS_LINK_COPIES && i > 0 ? &R[0] : NULL);
         if (why != NULL) {
@@ -341,7 +339,7 @@ static int run_one(ss_rank *R, int nlocal, const run_opts *ro, int G, int64_t N,
             world_leave(w, LAB_EXIT_FAIL);
         }
     }
-    if (c.copy_engines && G > 1)
+    if (c.copy_engines)
         ss_link_peers(R, nlocal);
     run_figures f;
     const int pass = run_config(R, nlocal, ro, &c, dist, &f, w);

@@ -44,13 +44,20 @@ void exchange_messages(const ss_plan *plan, const ss_layout *L, int r, int j, ss
     /* end exercise */
 }
 
-/* The count of rank `from`'s message to `peer` in a list (0: none). */
-static int64_t count_for(const ss_message *list, int n, int peer)
+/* The message with `peer` in a list of n (one at most: exchange_messages), or NULL. */
+static const ss_message *message_with(const ss_message *list, int n, int peer)
 {
     for (int i = 0; i < n; i++)
         if (list[i].peer == peer)
-            return list[i].count;
-    return 0;
+            return &list[i];
+    return NULL;
+}
+
+/* The count of the message with `peer` in a list (0: none). */
+static int64_t count_for(const ss_message *list, int n, int peer)
+{
+    const ss_message *x = message_with(list, n, peer);
+    return x != NULL ? x->count : 0;
 }
 
 const char *ss_exchange_agree(const ss_plan *plan, const ss_layout *L)
@@ -151,12 +158,10 @@ static void round_over_copies(ss_rank *R, int nlocal, const ss_config *c, const 
         for (int k = 0; k < m[d].nrecv; k++) {
             const ss_message *v = &m[d].recv[k];
             const ss_rank *from = &R[v->peer];
-            int64_t at = -1;
-            for (int s = 0; s < m[v->peer].nsend; s++)
-                if (m[v->peer].send[s].peer == d)
-                    at = m[v->peer].send[s].offset;
-            if (at < 0) /* ss_exchange_agree has made sure there is one */
+            const ss_message *sent = message_with(m[v->peer].send, m[v->peer].nsend, d);
+            if (sent == NULL) /* ss_exchange_agree has made sure there is one */
                 continue;
+            const int64_t at = sent->offset;
             const size_t bytes = sizeof(unsigned int) * (size_t)v->count;
             CUDA_CHECK(cudaMemcpyAsync(R[d].keys + v->offset, from->part_k + at, bytes, cudaMemcpyDeviceToDevice,
                                        R[d].comm_stream));
@@ -185,16 +190,16 @@ static void round_over_peers(ss_rank *R, int nlocal, const ss_config *c, const s
         for (int k = 0; k < m[s].nsend; k++) {
             const ss_message *out = &m[s].send[k];
             const ss_rank *to = &R[out->peer];
-            for (int v = 0; v < m[out->peer].nrecv; v++) /* the receive ss_exchange_agree matched with it */
-                if (m[out->peer].recv[v].peer == s) {
-                    const int64_t at = m[out->peer].recv[v].offset;
-                    const size_t bytes = sizeof(unsigned int) * (size_t)out->count;
-                    CUDA_CHECK(cudaMemcpyPeerAsync(to->keys + at, to->device, from->part_k + out->offset, from->device,
-                                                   bytes, from->comm_stream));
-                    if (c->with_values)
-                        CUDA_CHECK(cudaMemcpyPeerAsync(to->values + at, to->device, from->part_v + out->offset,
-                                                       from->device, bytes, from->comm_stream));
-                }
+            const ss_message *in = message_with(m[out->peer].recv, m[out->peer].nrecv, s);
+            if (in == NULL) /* ss_exchange_agree has made sure there is one */
+                continue;
+            const int64_t at = in->offset;
+            const size_t bytes = sizeof(unsigned int) * (size_t)out->count;
+            CUDA_CHECK(cudaMemcpyPeerAsync(to->keys + at, to->device, from->part_k + out->offset, from->device, bytes,
+                                           from->comm_stream));
+            if (c->with_values)
+                CUDA_CHECK(cudaMemcpyPeerAsync(to->values + at, to->device, from->part_v + out->offset, from->device,
+                                               bytes, from->comm_stream));
         }
         CUDA_CHECK(cudaEventRecord(from->ev_sent, from->comm_stream));
     }
