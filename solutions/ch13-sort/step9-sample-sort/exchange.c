@@ -92,20 +92,27 @@ const char *ss_exchange_agree(const ss_plan *plan, const ss_layout *L)
 
 /* ---- the links ------------------------------------------------------------------ */
 
+/* One piece copied on `stream`: `count` keys (and values) from `from`'s part at from_at to
+ * `to`'s receive buffer at to_at; across GPUs by their copy engines. */
+static void copy_piece(const ss_rank *to, int64_t to_at, const ss_rank *from, int64_t from_at, int64_t count,
+                       int with_values, cudaStream_t stream)
+{
+    const size_t bytes = sizeof(unsigned int) * (size_t)count;
+    unsigned int *const dst[2] = {to->keys + to_at, with_values ? to->values + to_at : NULL};
+    const unsigned int *const src[2] = {from->part_k + from_at, with_values ? from->part_v + from_at : NULL};
+    for (int a = 0; a < (with_values ? 2 : 1); a++)
+        if (to->device == from->device)
+            CUDA_CHECK(cudaMemcpyAsync(dst[a], src[a], bytes, cudaMemcpyDeviceToDevice, stream));
+        else
+            CUDA_CHECK(cudaMemcpyPeerAsync(dst[a], to->device, src[a], from->device, bytes, stream));
+}
+
 /* A send to itself is a device copy on its comm stream (NCCL too pairs them otherwise). */
 static void copy_own_piece(const ss_rank *r, const ss_config *c, const ss_round *m)
 {
-    const int64_t from = m->nsend, to = m->nrecv;
-    for (int64_t s = 0; s < from; s++)
-        for (int64_t t = 0; t < to; t++)
-            if (m->send[s].peer == r->rank && m->recv[t].peer == r->rank) {
-                const size_t bytes = sizeof(unsigned int) * (size_t)m->send[s].count;
-                CUDA_CHECK(cudaMemcpyAsync(r->keys + m->recv[t].offset, r->part_k + m->send[s].offset, bytes,
-                                           cudaMemcpyDeviceToDevice, r->comm_stream));
-                if (c->with_values)
-                    CUDA_CHECK(cudaMemcpyAsync(r->values + m->recv[t].offset, r->part_v + m->send[s].offset, bytes,
-                                               cudaMemcpyDeviceToDevice, r->comm_stream));
-            }
+    const ss_message *out = message_with(m->send, m->nsend, r->rank), *in = message_with(m->recv, m->nrecv, r->rank);
+    if (out != NULL && in != NULL)
+        copy_piece(r, in->offset, r, out->offset, out->count, c->with_values, r->comm_stream);
 }
 
 /* A test's fault (tests/ch13-sort/sample_sort.c): with LAB_SS_FAULT=lose-send in the
@@ -157,17 +164,9 @@ static void round_over_copies(ss_rank *R, int nlocal, const ss_config *c, const 
     for (int d = 0; d < nlocal; d++)
         for (int k = 0; k < m[d].nrecv; k++) {
             const ss_message *v = &m[d].recv[k];
-            const ss_rank *from = &R[v->peer];
             const ss_message *sent = message_with(m[v->peer].send, m[v->peer].nsend, d);
-            if (sent == NULL) /* ss_exchange_agree has made sure there is one */
-                continue;
-            const int64_t at = sent->offset;
-            const size_t bytes = sizeof(unsigned int) * (size_t)v->count;
-            CUDA_CHECK(cudaMemcpyAsync(R[d].keys + v->offset, from->part_k + at, bytes, cudaMemcpyDeviceToDevice,
-                                       R[d].comm_stream));
-            if (c->with_values)
-                CUDA_CHECK(cudaMemcpyAsync(R[d].values + v->offset, from->part_v + at, bytes, cudaMemcpyDeviceToDevice,
-                                           R[d].comm_stream));
+            if (sent != NULL) /* ss_exchange_agree has made sure there is one */
+                copy_piece(&R[d], v->offset, &R[v->peer], sent->offset, v->count, c->with_values, R[d].comm_stream);
         }
 }
 
@@ -189,17 +188,9 @@ static void round_over_peers(ss_rank *R, int nlocal, const ss_config *c, const s
             CUDA_CHECK(cudaStreamWaitEvent(from->comm_stream, R[d].ev_ready, 0));
         for (int k = 0; k < m[s].nsend; k++) {
             const ss_message *out = &m[s].send[k];
-            const ss_rank *to = &R[out->peer];
             const ss_message *in = message_with(m[out->peer].recv, m[out->peer].nrecv, s);
-            if (in == NULL) /* ss_exchange_agree has made sure there is one */
-                continue;
-            const int64_t at = in->offset;
-            const size_t bytes = sizeof(unsigned int) * (size_t)out->count;
-            CUDA_CHECK(cudaMemcpyPeerAsync(to->keys + at, to->device, from->part_k + out->offset, from->device, bytes,
-                                           from->comm_stream));
-            if (c->with_values)
-                CUDA_CHECK(cudaMemcpyPeerAsync(to->values + at, to->device, from->part_v + out->offset, from->device,
-                                               bytes, from->comm_stream));
+            if (in != NULL) /* ss_exchange_agree has made sure there is one */
+                copy_piece(&R[out->peer], in->offset, from, out->offset, out->count, c->with_values, from->comm_stream);
         }
         CUDA_CHECK(cudaEventRecord(from->ev_sent, from->comm_stream));
     }
