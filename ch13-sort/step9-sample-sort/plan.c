@@ -75,10 +75,15 @@ int plan_sample_positions(int64_t n, int S, int64_t *pos)
             pos[i] = i;
         return (int)n;
     }
-    for (int i = 0; i < S; i++) { /* stratum i: [i n / S, (i+1) n / S), at least one key since n > S */
-        const int64_t lo = (int64_t)((unsigned __int128)i * (uint64_t)n / (unsigned)S);
-        const int64_t hi = (int64_t)((unsigned __int128)(i + 1) * (uint64_t)n / (unsigned)S);
-        pos[i] = lo + (int64_t)(plan_mix64(0x5A4D504Cull ^ (uint64_t)i) % (uint64_t)(hi - lo));
+    const int64_t q = n / S, rem = n % S; /* stratum i ends at (i + 1) n / S = (i + 1) q + (i + 1) rem / S */
+    int64_t lo = 0, carried = 0;          /* carried: (i + 1) rem mod S, so no division per stratum */
+    for (int i = 0; i < S; i++) {         /* stratum i: [lo, hi), at least one key since n > S */
+        carried += rem;
+        const int64_t hi = lo + q + (carried >= S);
+        carried -= carried >= S ? S : 0;
+        const uint64_t jitter = plan_mix64(0x5A4D504Cull ^ (uint64_t)i); /* scaled to [0, hi - lo): no division */
+        pos[i] = lo + (int64_t)(((unsigned __int128)jitter * (uint64_t)(hi - lo)) >> 64);
+        lo = hi;
     }
     return S;
 }

@@ -210,7 +210,7 @@ static void exchange_keys(ss_rank *R, int nlocal, const ss_config *c, const ss_p
     }
 }
 
-/* Chunk j of rank r from its region of recv to its place in the run (part). */
+/* Chunk j of rank r sorted in its region of recv (A) and of part (Z), and settled where the rank's run lives. */
 static const char *sort_chunk(ss_rank *r, const ss_config *c, const ss_plan *plan, int j)
 {
     const int64_t at = r->layout->sub_start[j], m = r->layout->sub_start[j + 1] - at;
@@ -224,19 +224,20 @@ static const char *sort_chunk(ss_rank *r, const ss_config *c, const ss_plan *pla
     size_t bytes = r->sort_temp_bytes;
     int in_a = 0;
     CUDA_CHECK(cub_chunk_sort(r->sort_temp, &bytes, A, Av, Z, Zv, m, bits, &in_a, r->sort_stream));
-    if (in_a)
-        run_to_z(Z, Zv, A, Av, m, r->sort_stream);
+    settle_run(r, c->with_values, at, m, in_a);
     return NULL;
 }
 
 /* Each chunk sorted on the sort stream as soon as the round it waits for is
- * in; side by side in part, the sorted chunks are the rank's run of the output. */
+ * in; side by side in keys or in part (settle_run), the sorted chunks are the
+ * rank's run of the output. */
 static const char *sort_chunks(ss_rank *R, int nlocal, const ss_config *c, const ss_plan *plan)
 {
     for (int i = 0; i < nlocal; i++) {
         ss_rank *r = &R[i];
         const ss_layout *L = r->layout;
         CUDA_CHECK(cudaSetDevice(r->device));
+        r->run_in_keys = -1;
         for (int j = 0; j < c->K; j++) {
             /* TODO(7): sort_chunks(), the pipeline: make the sort stream wait for round
                wait_round[j] (its event ev_round: the chunk's keys are in, and its place in part
@@ -246,7 +247,9 @@ static const char *sort_chunks(ss_rank *R, int nlocal, const ss_config *c, const
             CUDA_CHECK(cudaEventRecord(r->ev_sort_done[j], r->sort_stream));
         }
         CUDA_CHECK(cudaEventRecord(r->ev_sort_end, r->sort_stream));
-        r->run_k = r->part_k, r->run_v = c->with_values ? r->part_v : NULL, r->run_n = L->sub_start[c->K];
+        const int in_keys = r->run_in_keys == 1;
+        r->run_k = in_keys ? r->keys : r->part_k, r->run_n = L->sub_start[c->K];
+        r->run_v = c->with_values ? (in_keys ? r->values : r->part_v) : NULL;
     }
     return NULL;
 }
@@ -383,7 +386,11 @@ const ss_step sample_sort_step_info = {
             .max_n_why = "the keys of 1024 ranks at most"},
     /* the local sort: CUB's on whole chunks, the fastest form measured on two H100s (docs/ch13-sort.md);
      * --local onesweep --fine F is step 7's over the radix cut's segments */
-    .defaults = {.G = 1, .K = 0, .F = 0, .S = 8192, .first_weight = 0.5, .slack = 0.10, .local = SS_LOCAL_CUB},
+    /* the first chunk's weight: its round's exchange is the wait before the first sort, and the sort
+     * of it must outlast the next round's exchange; best where they meet, f / (1 - f) = exchange /
+     * sort time: 3.4 / 11.4 ms for keys, 6.9 / 18.0 for pairs on two H200s (docs/ch13-sort.md) */
+    .defaults = {.G = 1, .K = 0, .F = 0, .S = 4096, .first_weight = 0.3, .slack = 0.10, .local = SS_LOCAL_CUB},
+    .first_weight_pairs = 0.4,
     .reference_max_n = 1 << 28,
     .dists = ss_dists,
     .locals = ss_locals,

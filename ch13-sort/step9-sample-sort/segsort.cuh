@@ -257,16 +257,26 @@ static void seg_upload(ss_rank *r, const ss_plan *plan)
                                cudaMemcpyHostToDevice, r->comm_stream));
 }
 
-/* A chunk's sorted run that ended in A (its region of recv) copied to Z, its place in the run. */
-static void run_to_z(unsigned int *Z, unsigned int *Zv, const unsigned int *A, const unsigned int *Av, int64_t m,
-                     cudaStream_t stream)
+/* Chunk m keys at `at`, sorted, ended in keys (in_keys) or in part. The
+ * rank's first chunk decides where its run lives; a later chunk that ended in
+ * the other buffer is copied there. Chunks sorted in as many passes as the
+ * first (CUB's four on 32-bit keys) cost no copy. */
+static void settle_run(ss_rank *r, int with_values, int64_t at, int64_t m, int in_keys)
 {
-    CUDA_CHECK(cudaMemcpyAsync(Z, A, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice, stream));
-    if (Av != NULL)
-        CUDA_CHECK(cudaMemcpyAsync(Zv, Av, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice, stream));
+    if (r->run_in_keys < 0)
+        r->run_in_keys = in_keys;
+    if (in_keys == r->run_in_keys)
+        return;
+    const size_t bytes = sizeof(unsigned int) * (size_t)m;
+    unsigned int *from_k = in_keys ? r->keys : r->part_k, *to_k = in_keys ? r->part_k : r->keys;
+    CUDA_CHECK(cudaMemcpyAsync(to_k + at, from_k + at, bytes, cudaMemcpyDeviceToDevice, r->sort_stream));
+    if (with_values) {
+        unsigned int *from_v = in_keys ? r->values : r->part_v, *to_v = in_keys ? r->part_v : r->values;
+        CUDA_CHECK(cudaMemcpyAsync(to_v + at, from_v + at, bytes, cudaMemcpyDeviceToDevice, r->sort_stream));
+    }
 }
 
-/* Chunk j of rank r, m keys, sorted on `bits` bits from A (recv) into Z (its place in part). */
+/* Chunk j of rank r, m keys, sorted on `bits` bits, A (its region of recv) and Z (of part) the two buffers. */
 static const char *seg_sort_chunk(ss_rank *r, const ss_config *c, const ss_plan *plan, int j, unsigned int bits)
 {
     ss_segsort *t = r->segsort;
@@ -314,8 +324,7 @@ static const char *seg_sort_chunk(ss_rank *r, const ss_config *c, const ss_plan 
             seg_pass_keys<<<grid, ONESWEEP_THREADS, shared, r->sort_stream>>>(a, p);
         CUDA_CHECK_LAUNCH();
     }
-    if (passes % 2 == 0) /* the last pass wrote A */
-        run_to_z(Z, Zv, A, Av, m, r->sort_stream);
+    settle_run(r, pairs, at, m, passes % 2 == 0); /* an even count of passes ends in A */
     return NULL;
 }
 

@@ -88,6 +88,7 @@ typedef struct {
     lab_run run;
     const char *dist, *local, *exchange;
     int keys_only, gpus, ranks, chunks, fine; /* chunks, fine 0: the plan's defaults */
+    int first;                                /* the first chunk's size in % of another's (0: the step's) */
     int timeout_s;                            /* 0: the watchdog's default */
     int dists[GEN_COUNT], ndists;
 } run_opts;
@@ -102,6 +103,7 @@ static ss_config config_of(const run_opts *ro, const world *w, int G, int64_t N,
     c.copy_engines = c.link == SS_LINK_NCCL && strcmp(ro->exchange, "copy") == 0 && w->size == 1 && G > 1;
     c.K = ro->chunks > 0 ? ro->chunks : plan_default_chunks(G);
     c.F = ss_fine_for(c.local, G, c.K, ro->fine);
+    c.first_weight = ro->first > 0 ? ro->first / 100.0 : with_values ? STEP->first_weight_pairs : c.first_weight;
     c.timeout_s = (double)ro->timeout_s;
     return c;
 }
@@ -111,6 +113,11 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
     memset(ro, 0, sizeof *ro);
     static const char *const exchanges[] = {"nccl", "copy", NULL};
     ro->dist = "uniform", ro->local = STEP->locals[STEP->defaults.local], ro->gpus = 1, ro->exchange = "copy";
+    static char first_help[120];
+    snprintf(first_help, sizeof first_help,
+             "the first chunk's size, in %% of each other chunk's: small, so the sorts start early (default %.0f, "
+             "pairs %.0f)",
+             100 * STEP->defaults.first_weight, 100 * STEP->first_weight_pairs);
     const lab_opt opts[] = {
         {.name = "--dist",
          .kind = LAB_ARG_NAME,
@@ -140,6 +147,13 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
          .hi = PLAN_MAX_BUCKETS,
          .metavar = "K",
          .help = "chunks per rank: rounds of the exchange, each sorted as it arrives (default: 2, 1 on one rank)"},
+        {.name = "--first",
+         .kind = LAB_ARG_INT,
+         .at = &ro->first,
+         .lo = 1,
+         .hi = 100,
+         .metavar = "P",
+         .help = first_help},
         {.name = "--fine",
          .kind = LAB_ARG_INT,
          .at = &ro->fine,
@@ -351,11 +365,12 @@ static int run_one(ss_rank *R, int nlocal, const run_opts *ro, int G, int64_t N,
     if (w->rank == 0) {
         char params[640];
         int at = snprintf(params, sizeof params,
-                          "%s=%d local=%s chunks=%d fine=%d dist=%s type=uint %s ms_splitters=%.4f ms_count=%.4f"
-                          " ms_scatter=%.4f ms_exchange=%.4f ms_sort=%.4f waited=%.4f bucket=%.4f peak=%.2f",
-                          c.link == SS_LINK_COPIES ? "ranks" : "gpus", G, STEP->locals[c.local], c.K, c.F,
-                          gen_dist_name(dist), with_values ? "pairs" : "keys", f.ph[0], f.ph[1], f.ph[2], f.ph[3],
-                          f.ph[4], f.ph[5], f.bucket, f.peak);
+                          "%s=%d local=%s chunks=%d first=%.0f fine=%d dist=%s type=uint %s ms_splitters=%.4f"
+                          " ms_count=%.4f ms_scatter=%.4f ms_exchange=%.4f ms_sort=%.4f waited=%.4f bucket=%.4f"
+                          " peak=%.2f",
+                          c.link == SS_LINK_COPIES ? "ranks" : "gpus", G, STEP->locals[c.local], c.K,
+                          100 * c.first_weight, c.F, gen_dist_name(dist), with_values ? "pairs" : "keys", f.ph[0],
+                          f.ph[1], f.ph[2], f.ph[3], f.ph[4], f.ph[5], f.bucket, f.peak);
         if (c.copy_engines)
             at += snprintf(params + at, sizeof params - (size_t)at, " exchange=copy");
         if (one > 0)

@@ -104,33 +104,155 @@ static __device__ __forceinline__ void load_share_tile(const unsigned int *keys,
     }
 }
 
-/* Each item's sub-bucket: its bucket (the cut on the item (key, global
- * position)), then the radix cut inside it; BF for the tile's missing items. */
-static __device__ __forceinline__ void find_sub_buckets(const unsigned int *key, int64_t pos_lo, int tile_n,
-                                                        const ss_smem *s, int B, int F, int *sub)
+#define SS_HELD_SPLITS 3 /* up to 4 buckets (two GPUs, two chunks each): the splitters held in registers */
+
+/* The splitters as each thread holds them when there are few (B <= 4), so
+ * that finding a bucket reads no memory; the ones past B - 1 are the largest
+ * item, which no item reaches. */
+typedef struct {
+    unsigned int key[SS_HELD_SPLITS];
+    uint64_t pos[SS_HELD_SPLITS];
+} ss_held;
+
+static __device__ __forceinline__ void hold_splits(const ss_cuts *c, ss_held *h)
 {
-    const int base = (threadIdx.x >> 5) * SS_SEGMENT + (threadIdx.x & 31);
+#pragma unroll
+    for (int t = 0; t < SS_HELD_SPLITS; t++) {
+        h->key[t] = t + 1 < c->B ? c->split_key[t] : 0xFFFFFFFFu;
+        h->pos[t] = t + 1 < c->B ? c->split_pos[t] : ~0ull;
+    }
+}
+
+/* Item x of a tile (position pos_lo + x) as one number that orders as the
+ * item (key, position) does inside the tile: key << 12 | x (x < SS_TILE). */
+#define SS_TILE_BITS 12
+static __device__ __forceinline__ uint64_t tile_item(unsigned int key, int x)
+{
+    return (uint64_t)key << SS_TILE_BITS | (unsigned int)x;
+}
+
+/* Each held splitter as the least tile item at or above it: splitter t is <=
+ * item x exactly when tile_item(key, x) >= at[t], one 64-bit compare. */
+static __device__ __forceinline__ void held_thresholds(const ss_held *h, int64_t pos_lo, uint64_t *at)
+{
+#pragma unroll
+    for (int t = 0; t < SS_HELD_SPLITS; t++) {
+        const uint64_t p = h->pos[t], lo = (uint64_t)pos_lo; /* the tile's items of key[t] from x on */
+        const unsigned int x = p <= lo ? 0 : p - lo >= (uint64_t)SS_TILE ? SS_TILE : (unsigned int)(p - lo);
+        at[t] = ((uint64_t)h->key[t] << SS_TILE_BITS) + x; /* x = SS_TILE: none, the next key's first */
+    }
+}
+
+/* Each item's sub-bucket: its bucket (the cut on the item (key, global
+ * position): plan_bucket_of's binary search over the splitters in shared
+ * memory, or, for B <= 4, the count of held splitters <= the item, the same
+ * answer since they are sorted), then the radix cut inside it; BF for the
+ * tile's missing items. */
+static __device__ __forceinline__ void find_sub_buckets(const unsigned int *key, int64_t pos_lo, int tile_n,
+                                                        const ss_held *h, const ss_smem *s, int B, int F, int *sub)
+{
+    const int base = (threadIdx.x >> 5) * SS_SEGMENT + (threadIdx.x & 31), held = B <= SS_HELD_SPLITS + 1;
+    uint64_t at[SS_HELD_SPLITS];
+    held_thresholds(h, pos_lo, at);
 #pragma unroll
     for (int j = 0; j < SS_ITEMS; j++) {
         const int x = base + j * 32;
-        const int b =
-            x < tile_n ? plan_bucket_of(key[j], (uint64_t)(pos_lo + x), s->split_key, s->split_pos, B - 1) : 0;
-        sub[j] = x < tile_n ? b * F + plan_fine_of(key[j], s->shift[b], s->fine_base[b]) : B * F;
+        int b = 0;
+        if (held) {
+            const uint64_t item = tile_item(key[j], x);
+#pragma unroll
+            for (int t = 0; t < SS_HELD_SPLITS; t++)
+                b += item >= at[t]; /* splitter t <= the item */
+        } else if (x < tile_n)
+            b = plan_bucket_of(key[j], (uint64_t)(pos_lo + x), s->split_key, s->split_pos, B - 1);
+        const int f = F > 1 ? plan_fine_of(key[j], s->shift[b], s->fine_base[b]) : 0; /* one sub-bucket: no cut */
+        sub[j] = x < tile_n ? b * F + f : B * F;
     }
 }
 
 /* ---- count ------------------------------------------------------------------------------ */
+
+#define SS_VOTE_BITS 4 /* sub-buckets 0 .. 15 found by votes; more by the match instruction */
+
+/* The lanes whose bit b of x is this lane's: one vote (written in PTX, as
+ * step 7's onesweep_peers_of is, for three instructions where C takes six). */
+static __device__ __forceinline__ unsigned int ss_agree_on_bit(unsigned int x, int b)
+{
+    unsigned int agree;
+    asm("{\n\t.reg .pred one;\n\t"
+        "and.b32 %0, %1, %2;\n\t"
+        "setp.ne.u32 one, %0, 0;\n\t"
+        "vote.sync.ballot.b32 %0, one, 0xffffffff;\n\t"
+        "@!one not.b32 %0, %0;\n\t}"
+        : "=r"(agree)
+        : "r"(x), "r"(1u << b));
+    return agree;
+}
+
+/* The lanes of this warp whose sub-bucket is this lane's: what
+ * __match_any_sync(0xffffffff, x) returns. Under 16 sub-buckets (the missing
+ * item's BF counted), from one vote per bit of x (three under 8): a few votes
+ * cost less than the match instruction (CUB's MatchAny says the same), whose
+ * cost does not shrink with the sub-buckets. */
+static __device__ __forceinline__ unsigned int ss_peers_of(unsigned int x, int BF)
+{
+    if (BF >= (1 << SS_VOTE_BITS))
+        return __match_any_sync(0xffffffffu, x);
+    unsigned int peers = ss_agree_on_bit(x, 0) & ss_agree_on_bit(x, 1) & ss_agree_on_bit(x, 2);
+    return BF >= 8 ? peers & ss_agree_on_bit(x, 3) : peers;
+}
+
+#define SS_PACKED_SUBS 8 /* up to 8 sub-buckets: a thread counts a tile in two words, 8 bits a sub-bucket */
+
+/* The four 8-bit counts of a word summed over the warp: the even and the odd
+ * bytes apart, as 16-bit fields, so 32 lanes x 16 items fit; lane 0 adds them. */
+static __device__ __forceinline__ void add_packed(unsigned int w, int first, int BF, unsigned int *s_hist)
+{
+    unsigned int even = w & 0x00FF00FFu, odd = (w >> 8) & 0x00FF00FFu;
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1) {
+        even += __shfl_xor_sync(0xffffffffu, even, d);
+        odd += __shfl_xor_sync(0xffffffffu, odd, d);
+    }
+    if ((threadIdx.x & 31) == 0)
+        for (int x = first; x < first + 4 && x < BF; x++) {
+            const unsigned int field = ((x & 1) ? odd : even) >> (16 * ((x & 3) >> 1));
+            atomicAdd(&s_hist[x], field & 0xffffu);
+        }
+}
+
+/* count_tile for few sub-buckets (BF <= 8): each item adds one to its
+ * sub-bucket's 8-bit field of two words (a shift and an add, no vote), the
+ * fields are summed over the warp, and lane 0 adds the warp's counts. */
+static __device__ __forceinline__ void count_tile_packed(const int *sub, int BF, unsigned int *s_hist)
+{
+    unsigned int low = 0, high = 0; /* sub-buckets 0 .. 3, 4 .. 7: at most 16 items each */
+    const int in_low = BF < 4 ? BF : 4;
+#pragma unroll
+    for (int j = 0; j < SS_ITEMS; j++) {
+        const unsigned int one = 1u << ((sub[j] & 3) << 3);
+        low += sub[j] < in_low ? one : 0;
+        high += sub[j] >= 4 && sub[j] < BF ? one : 0; /* sub-bucket BF: a missing item */
+    }
+    add_packed(low, 0, BF, s_hist);
+    if (BF > 4)
+        add_packed(high, 4, BF, s_hist);
+}
 
 /* The tile's items added to the block's count of their sub-bucket (s_hist). */
 static __device__ __forceinline__ void count_tile(const int *sub, int BF, unsigned int *s_hist)
 {
     /* exercise: count_tile(), the counts: add each of the thread's SS_ITEMS items to s_hist[its sub-bucket] in shared memory (sub-bucket BF: a missing item, not counted) */
     /* hint: the other threads of the block add to the same counters at the same time: the additions must be atomic */
-    /* hint: faster: the lanes of a warp whose items share a sub-bucket find each other with __match_any_sync(0xffffffff, sub[j]), and one of them adds __popc(peers) for all */
+    /* hint: faster: the lanes of a warp whose items share a sub-bucket find each other (ss_peers_of(sub[j], BF), or __match_any_sync(0xffffffff, sub[j])), and one of them adds __popc(peers) for all */
+    if (BF <= SS_PACKED_SUBS) { /* few sub-buckets: counts packed in registers */
+        count_tile_packed(sub, BF, s_hist);
+        return;
+    }
     const unsigned int lane = threadIdx.x & 31;
 #pragma unroll
     for (int j = 0; j < SS_ITEMS; j++) { /* one atomic per sub-bucket a warp's items fall in, not per key */
-        const unsigned int peers = __match_any_sync(0xffffffffu, sub[j]);
+        const unsigned int peers = ss_peers_of((unsigned int)sub[j], BF);
         if (sub[j] < BF && lane == (unsigned int)(__ffs(peers) - 1))
             atomicAdd(&s_hist[sub[j]], (unsigned int)__popc(peers));
     }
@@ -147,6 +269,8 @@ __global__ void count_kernel(const unsigned int *keys, int64_t n, int64_t start,
     const int BF = cuts.B * cuts.F;
     ss_smem_carve(s_mem, cuts.B, BF, 0, 0, &s);
     load_cuts(&cuts, &s);
+    ss_held h;
+    hold_splits(&cuts, &h);
     for (int x = threadIdx.x; x < BF; x += blockDim.x)
         s.hist[x] = 0;
     __syncthreads();
@@ -156,7 +280,7 @@ __global__ void count_kernel(const unsigned int *keys, int64_t n, int64_t start,
         unsigned int key[SS_ITEMS];
         int sub[SS_ITEMS];
         load_share_tile(keys, NULL, tile_lo, tile_n, key, NULL, 0);
-        find_sub_buckets(key, start + tile_lo, tile_n, &s, cuts.B, cuts.F, sub);
+        find_sub_buckets(key, start + tile_lo, tile_n, &h, &s, cuts.B, cuts.F, sub);
         count_tile(sub, BF, s.hist);
     }
     __syncthreads();
@@ -202,9 +326,9 @@ static __device__ __forceinline__ void rank_in_warp(int *tag, int BF, unsigned i
     for (int j = 0; j < SS_ITEMS; j++) {
         const int x = tag[j];
         /* exercise: rank_in_warp(), the stable split: item j of this lane gets rank = the warp's items of sub-bucket x before it (warp_counts[x], from items 0 .. j-1) + the lanes below this one with the same x at item j; then the warp's count of x grows by its lanes with x, and tag[j] = x << 16 | rank; x == BF is a missing item: no count */
-        /* hint: __match_any_sync(0xffffffff, x) gives the lanes whose item j is in sub-bucket x; __popc of those below this lane (a mask of the lower lanes) counts the ones before it */
+        /* hint: ss_peers_of(x, BF) (as __match_any_sync(0xffffffff, x)) gives the lanes whose item j is in sub-bucket x; __popc of those below this lane (a mask of the lower lanes) counts the ones before it */
         /* hint: every peer must read warp_counts[x] before one of them (say the highest, 31 - __clz(peers)) writes the new count: a __syncwarp() between the read and the write, and one after */
-        const unsigned int peers = __match_any_sync(0xffffffffu, x);
+        const unsigned int peers = ss_peers_of((unsigned int)x, BF);
         const unsigned int before = x < BF ? warp_counts[x] : 0;
         __syncwarp(); /* every peer has read the count before it moves */
         if (x < BF && lane == 31u - __clz(peers))
@@ -297,6 +421,8 @@ static __device__ __forceinline__ void scatter_body(const unsigned int *keys, co
     const int BF = cuts->B * cuts->F;
     ss_smem_carve(s_mem, cuts->B, BF, 1, has_values, &s);
     load_cuts(cuts, &s);
+    ss_held h;
+    hold_splits(cuts, &h);
     for (int x = threadIdx.x; x < BF; x += blockDim.x)
         s.run[x] = (uint64_t)send_off[x] + row_prefix[(size_t)x * gridDim.x + blockIdx.x];
     const int64_t lo = blockIdx.x * chunk, hi = min(n, lo + chunk);
@@ -308,7 +434,7 @@ static __device__ __forceinline__ void scatter_body(const unsigned int *keys, co
         unsigned int key[SS_ITEMS], val[SS_ITEMS];
         int tag[SS_ITEMS];
         load_share_tile(keys, values, tile_lo, tile_n, key, val, has_values);
-        find_sub_buckets(key, start + tile_lo, tile_n, &s, cuts->B, cuts->F, tag);
+        find_sub_buckets(key, start + tile_lo, tile_n, &h, &s, cuts->B, cuts->F, tag);
         rank_in_warp(tag, BF, s.warp + (threadIdx.x >> 5) * BF);
         __syncthreads();
         place_sub_buckets(&s, BF);

@@ -60,10 +60,9 @@ static inline __host__ __device__ int plan_bucket_of(unsigned int key, uint64_t 
     while (lo < hi) {
         const int mid = (lo + hi) >> 1;
         const unsigned int sk = split_key[mid];
-        if (sk < key || (sk == key && split_pos[mid] <= pos))
-            lo = mid + 1;
-        else
-            hi = mid;
+        const int le = (sk < key) | ((sk == key) & (split_pos[mid] <= pos)); /* bitwise: no branch per test */
+        lo = le ? mid + 1 : lo;
+        hi = le ? hi : mid;
     }
     return lo;
     /* exercise stub:

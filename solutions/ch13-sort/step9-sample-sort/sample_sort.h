@@ -65,10 +65,11 @@ typedef struct {
     int owns_streams;
     int64_t start, n;              /* this rank's share of the input: positions [start, start + n) */
     int64_t cap;                   /* keys of room in keys and in part */
-    unsigned int *keys, *values;   /* the share, in; then the received chunks (the sorts' second buffer) */
-    unsigned int *part_k, *part_v; /* the partitioned share; then the sorted run */
+    unsigned int *keys, *values;   /* the share, in; then the received chunks; then, or part, the sorted run */
+    unsigned int *part_k, *part_v; /* the partitioned share; then the sorts' second buffer */
     unsigned int *run_k, *run_v;   /* after ss_sort: this rank's part of the output, run_n keys */
     int64_t run_n;
+    int run_in_keys;        /* the sorts' runs lie in keys (1), in part (0), not yet known (-1) */
     int64_t *sample_pos_d;  /* S positions in the share */
     unsigned int *sample_d; /* G * S gathered sample keys */
     int sample_used;
@@ -209,6 +210,7 @@ int64_t ss_output_start(const ss_plan *plan, int r);
 typedef struct {
     lab_step lab;              /* about, default_n, max_n */
     ss_config defaults;        /* G, N and with_values are the run's; K = 0: plan_default_chunks(G) */
+    double first_weight_pairs; /* defaults.first_weight for pairs, whose exchange weighs more against the sort */
     int64_t reference_max_n;   /* up to this N, also the CPU reference (above: the checks that scale) */
     const char *const *dists;  /* --dist names */
     const char *const *locals; /* --local names, in ss_local order */
