@@ -401,6 +401,33 @@ GPU_TEST(sample_sort_run, a_lost_message_stops_the_run)
               "%s: stopped without saying why; it said:\n%s", cmd, out);
 }
 
+/* A peer that stops (rank 1's process halts before its second sort's first round: LAB_SS_FAULT=
+ * stall, a test's fault) leaves rank 0's exchange waiting on the GPU with nothing for NCCL to
+ * refuse: the watchdog must abort the communicators, say so in one line and exit 1, long before
+ * the peer wakes (30 s) or the outer timeout (exit 124). */
+GPU_TEST(sample_sort_run, a_stalled_peer_is_stopped_by_the_watchdog)
+{
+    const char *run = run_path();
+    if (run == NULL)
+        cr_skip_test("./run is not built beside this suite (make builds build/<step>/run with it)");
+    if (gpu_count() < 2)
+        cr_skip_test("one GPU here: a peer that stops needs two GPUs, one per process");
+    char cmd[4800], out[8192], buf[256];
+    const char *skip, *mpirun = mpirun_for(2, buf, sizeof buf, &skip);
+    if (mpirun == NULL)
+        cr_skip_test("%s", skip);
+    snprintf(cmd, sizeof cmd,
+             "LAB_SS_FAULT=stall NCCL_NVLS_ENABLE=0 timeout 60 %s -x LAB_SS_FAULT %s -n 2^20 --reps 1 --timeout 2 2>&1",
+             mpirun, run);
+    const time_t t0 = time(NULL);
+    const int rc = run_command(cmd, out, sizeof out);
+    const double took = difftime(time(NULL), t0);
+    cr_assert(rc != 0 && rc != 124, "%s: exit %d, expected a failure that is not a hang; it said:\n%s", cmd, rc, out);
+    cr_assert(strstr(out, "did not finish within") != NULL && strstr(out, "aborting its NCCL communicators") != NULL,
+              "%s: stopped without the watchdog's line; it said:\n%s", cmd, out);
+    cr_assert(took < 25, "%s: took %.0f s: the run waited for the stalled peer (30 s)", cmd, took);
+}
+
 /* The mpirun form's command line, or NULL (and why in *skip) when it cannot run here. */
 static const char *mpirun_for(int np, char *buf, size_t len, const char **skip)
 {

@@ -115,13 +115,30 @@ static void copy_own_piece(const ss_rank *r, const ss_config *c, const ss_round 
         copy_piece(r, in->offset, r, out->offset, out->count, c->with_values, r->comm_stream);
 }
 
-/* A test's fault (tests/ch13-sort/sample_sort.c): with LAB_SS_FAULT=lose-send in the
- * environment, rank 1 keeps its sends of round 0 back, as a lost message would: its peers wait,
- * and the watchdog (ss_wait) must stop the run. */
-static int lost_send(int rank, int j)
+/* A test's faults (tests/ch13-sort/sample_sort.c), named by LAB_SS_FAULT in the environment:
+ * lose-send: rank 1 keeps its sends of round 0 back, as a lost message would;
+ * stall: rank 1 stops for 30 s before round 0 of its second sort (its links made in the first),
+ * as a hung peer would. Either way its peers' exchange waits on the GPU, and NCCL or the
+ * watchdog (ss_wait) must stop the run. */
+static int fault_is(const char *name)
 {
     const char *f = getenv("LAB_SS_FAULT");
-    return f != NULL && strcmp(f, "lose-send") == 0 && rank == 1 && j == 0;
+    return f != NULL && strcmp(f, name) == 0;
+}
+
+static int lost_send(int rank, int j)
+{
+    return fault_is("lose-send") && rank == 1 && j == 0;
+}
+
+static void stall_if_asked(const ss_rank *R, int nlocal, int j)
+{
+    static int first_rounds = 0;
+    for (int i = 0; i < nlocal && j == 0 && fault_is("stall"); i++)
+        if (R[i].rank == 1 && ++first_rounds == 2) {
+            struct timespec stop = {30, 0};
+            nanosleep(&stop, NULL);
+        }
 }
 
 /* NCCL: each owned rank's sends and receives of the round in one group (keys,
@@ -227,6 +244,7 @@ void ss_exchange_round(ss_rank *R, int nlocal, const ss_config *c, const ss_plan
         m[i] = ss_round_alloc(plan->G);
         exchange_messages(plan, R[i].layout, R[i].rank, j, &m[i]);
     }
+    stall_if_asked(R, nlocal, j);
     if (c->link == SS_LINK_NCCL && c->copy_engines)
         round_over_peers(R, nlocal, c, m);
     else if (c->link == SS_LINK_NCCL)
