@@ -227,12 +227,11 @@ static __device__ __forceinline__ void add_packed(unsigned int w, int first, int
 static __device__ __forceinline__ void count_tile_packed(const int *sub, int BF, unsigned int *s_hist)
 {
     unsigned int low = 0, high = 0; /* sub-buckets 0 .. 3, 4 .. 7: at most 16 items each */
-    const int in_low = BF < 4 ? BF : 4;
 #pragma unroll
-    for (int j = 0; j < SS_ITEMS; j++) {
+    for (int j = 0; j < SS_ITEMS; j++) { /* a missing item (sub-bucket BF) lands in a field add_packed skips */
         const unsigned int one = 1u << ((sub[j] & 3) << 3);
-        low += sub[j] < in_low ? one : 0;
-        high += sub[j] >= 4 && sub[j] < BF ? one : 0; /* sub-bucket BF: a missing item */
+        low += sub[j] < 4 ? one : 0;
+        high += sub[j] >= 4 && sub[j] < BF ? one : 0; /* BF = 8: its field would be sub-bucket 4's */
     }
     add_packed(low, 0, BF, s_hist);
     if (BF > 4)
