@@ -738,24 +738,31 @@ function logtics(lo, hi,    d, m, v, s) { # 1, 2, 5 x 10^k between lo and hi
 function series_of_step(step,    k) { for (k in sstep) if (sstep[k] == step) return k; return "" }
 
 # ---- phases: the multi-GPU step's time by phase, a stacked bar per GPU count ----------
-function chart_phases(    r, n, i, j, k, b, nb, keys, f, cname, cubms, best, lab, tot, c, ones, x, overlap, bars, most, xlines) {
+function chart_phases(    r, n, i, j, k, b, nb, keys, f, cname, cubms, best, lab, tot, c, ones, x, overlap, bars, most, xlines, withcub) {
     # the size with the most bars (series and GPU counts: 1 and 2 GPUs side by side), the largest of those
     for (r = 1; r <= nr; r++) # keys only: one CUB line to set every bar against (pairs: the speed-up chart)
         if ((" " P[r] " ") ~ / pairs /)
             delete hasph[r]
+    # sizes as whole-number strings: awk may write a number of 2^31 or more as 4.29497e+09
     for (r = 1; r <= nr; r++)
-        if ((r in hasph) && !((N[r], G[r], series(r)) in b)) {
-            b[N[r], G[r], series(r)] = 1
-            bars[N[r]]++
+        if ((r in hasph) && !((nkey(N[r]), G[r], series(r)) in b)) {
+            b[nkey(N[r]), G[r], series(r)] = 1
+            bars[nkey(N[r])]++
         }
+    for (r = 1; r <= nr; r++) # a size where CUB ran too (its line on the chart) goes before one without
+        if ((r in hasph) && cub_of(r) != "")
+            for (j = 1; j <= nr; j++)
+                if (S[j] == cub_of(r) && N[j] == N[r] && SW[j] == "size")
+                    withcub[nkey(N[r])] = 1
     for (x in bars)
-        if (bars[x] > most || (bars[x] == most && x + 0 > n)) {
+        if (bars[x] > most || bars[x] == most && ((x in withcub) > (n in withcub) || \
+                                                  (x in withcub) == (n in withcub) && x + 0 > n + 0)) {
             most = bars[x]
-            n = x + 0
+            n = x
         }
     delete b
     for (r = 1; r <= nr; r++)
-        if ((r in hasph) && N[r] == n) {
+        if ((r in hasph) && nkey(N[r]) == n) {
             k = series(r)
             if (!((k, G[r]) in b)) {
                 b[k, G[r]] = r
@@ -791,7 +798,7 @@ function chart_phases(    r, n, i, j, k, b, nb, keys, f, cname, cubms, best, lab
         cname = cub_of(r)
         if (cname != "")
             for (j = 1; j <= nr; j++)
-                if (S[j] == cname && N[j] == n && SW[j] == "size")
+                if (S[j] == cname && nkey(N[j]) == n && SW[j] == "size")
                     cubms = MS[j]
         if (tot > 1.02 * MS[r])
             overlap = 1
@@ -804,11 +811,16 @@ function chart_phases(    r, n, i, j, k, b, nb, keys, f, cname, cubms, best, lab
         printf "what = %s\n", q(step_name(S[keys[1]]) (VAR[keys[1]] == "" ? "" : " " VAR[keys[1]]))
     else
         printf "what = ''\n"
-    printf "file = %s\nbars = %d\nnphases = %d\nnat = %s\ncubms = %s\ntop = %s\nxlines = %d\n", q(f), nb, nphases, q(pow2(n)), cubms + 0, (best > cubms ? best : cubms) * 1.3, xlines
+    printf "file = %s\nbars = %d\nnphases = %d\nnat = %s\ncubms = %s\ntop = %s\nxlines = %d\n", q(f), nb, nphases, q(pow2(n + 0)), cubms + 0, (best > cubms ? best : cubms) * 1.3, xlines
     lab = overlap ? "A bar taller than its measured total (*): phases that overlap in time. " : ""
-    printf "note = %s\n", q(lab (cubms > 0 ? "" : "No CUB row at this n (a size line for CUB at " pow2(n) " in sweeps.conf adds it)"))
+    printf "note = %s\n", q(lab (cubms > 0 ? "" : no_cub_note(n + 0)))
     for (j = 1; j <= nphases; j++)
         printf "phase%d_color = %s\n", j, q(phpal[(j - 1) % nphpal + 1])
+}
+function nkey(x) { return sprintf("%.0f", x) }
+function no_cub_note(n) { # CUB's DeviceRadixSort takes at most 2^31 - 1 items in one call (int offsets)
+    return "No CUB row at this n (" (n >= 2 ^ 31 ? "one CUB call takes at most 2^31 - 1 items" \
+                                                 : "a size line for CUB at " pow2(n) " in sweeps.conf adds it") ")"
 }
 function phase_title(s) { gsub(/_/, " ", s); return s }
 
@@ -916,7 +928,7 @@ function chart_gpus(    r, n, k, i, j, ng, seen, seen2, best, files, f, keys, nk
         if (length(lab) > longest)
             longest = length(lab)
     } else
-        printf "note = %s\n", q("No CUB row at this n (a size line for CUB at " pow2(n) " in sweeps.conf adds it)")
+        printf "note = %s\n", q(no_cub_note(n + 0))
     printf "nkeys = %d\nkeycols = %d\n", k, key_columns(longest)
 }
 
