@@ -91,6 +91,9 @@ typedef struct {
     cudaEvent_t *ev_round; /* K: round j's keys have arrived (and left) */
     cudaEvent_t ev_begin, ev_scatter_begin, ev_scatter_end, ev_rounds_end, ev_sort_end;
     cudaEvent_t ev_ready, ev_sent;             /* copy_engines: a round's receives may land; its sends are done */
+    cudaStream_t *push;                        /* copy_engines: G streams, so a round's pushes run side by side */
+    cudaEvent_t *ev_pushed;                    /* G: push k of the round is done */
+    int pushes;                                /* G, or 0 */
     cudaEvent_t *ev_sort_begin, *ev_sort_done; /* K each: one sort's device time */
     size_t bytes_allocated;                    /* every device buffer above */
     size_t free_before;                        /* cudaMemGetInfo before this rank's buffers */

@@ -83,6 +83,22 @@ static void create_streams(ss_rank *R, const ss_rank *shared)
     CUDA_CHECK(cudaStreamCreateWithPriority(&R->sort_stream, cudaStreamNonBlocking, least));
 }
 
+/* Copy engines: a stream per destination (the same priority as the comm
+ * stream's), so that each of a round's pieces takes a copy engine of its own
+ * where one stream would carry them one after another. */
+static void create_pushes(ss_rank *R, const ss_config *c)
+{
+    R->pushes = c->copy_engines ? c->G : 0;
+    R->push = (cudaStream_t *)lab_xmalloc(sizeof(cudaStream_t) * (size_t)(R->pushes > 0 ? R->pushes : 1));
+    R->ev_pushed = (cudaEvent_t *)lab_xmalloc(sizeof(cudaEvent_t) * (size_t)(R->pushes > 0 ? R->pushes : 1));
+    int least, greatest;
+    CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    for (int k = 0; k < R->pushes; k++) {
+        CUDA_CHECK(cudaStreamCreateWithPriority(&R->push[k], cudaStreamNonBlocking, greatest));
+        CUDA_CHECK(cudaEventCreateWithFlags(&R->ev_pushed[k], cudaEventDisableTiming));
+    }
+}
+
 static void create_events(ss_rank *R, int K)
 {
     R->chunks = K;
@@ -128,6 +144,7 @@ const char *ss_setup(ss_rank *R, const ss_config *c, const ss_rank *shared)
     CUDA_CHECK(cudaMemGetInfo(&R->free_before, &total_mem));
     R->bytes_allocated = 0;
     R->segsort = NULL;
+    R->push = NULL, R->ev_pushed = NULL, R->pushes = 0;
     R->start = plan_share_start(c->N, c->G, R->rank);
     R->n = plan_share_start(c->N, c->G, R->rank + 1) - R->start;
     R->cap = ss_capacity(c, R->rank);
@@ -135,6 +152,7 @@ const char *ss_setup(ss_rank *R, const ss_config *c, const ss_rank *shared)
     if (why != NULL)
         return why;
     create_streams(R, shared);
+    create_pushes(R, c);
     const size_t kb = sizeof(unsigned int) * (size_t)R->cap, rows = (size_t)BF * (R->cols > 0 ? R->cols : 1);
     R->keys = (unsigned int *)take(R, kb);
     R->part_k = (unsigned int *)take(R, kb);
@@ -199,6 +217,11 @@ void ss_teardown(ss_rank *R)
     for (size_t i = 0; i < sizeof ev / sizeof ev[0]; i++)
         CUDA_CHECK(cudaEventDestroy(ev[i]));
     free(R->layout), free(R->ev_round), free(R->ev_sort_begin), free(R->ev_sort_done);
+    for (int k = 0; k < R->pushes; k++) {
+        CUDA_CHECK(cudaStreamDestroy(R->push[k]));
+        CUDA_CHECK(cudaEventDestroy(R->ev_pushed[k]));
+    }
+    free(R->push), free(R->ev_pushed);
     if (R->owns_streams) {
         CUDA_CHECK(cudaStreamDestroy(R->comm_stream));
         CUDA_CHECK(cudaStreamDestroy(R->sort_stream));

@@ -187,11 +187,12 @@ static void round_over_copies(ss_rank *R, int nlocal, const ss_config *c, const 
         }
 }
 
-/* Copy engines: the ranks are GPUs of this process; each sender pushes its
- * pieces (cudaMemcpyPeerAsync: the copy engines carry them over the link,
- * and the SMs stay with the sorts) once every receiver has reached this
- * round on its comm stream, and every receiver's comm stream goes on only
- * when every push of the round is done, as after NCCL's grouped calls. */
+/* Copy engines: the ranks are GPUs of this process; each sender pushes each
+ * piece (cudaMemcpyPeerAsync: the copy engines carry them over the link, and
+ * the SMs stay with the sorts) on a stream of its own, once the sender and
+ * that receiver have reached this round on their comm streams, and every
+ * receiver's comm stream goes on only when every push of the round is done,
+ * as after NCCL's grouped calls. */
 static void round_over_peers(ss_rank *R, int nlocal, const ss_config *c, const ss_round *m)
 {
     for (int d = 0; d < nlocal; d++) {
@@ -199,15 +200,19 @@ static void round_over_peers(ss_rank *R, int nlocal, const ss_config *c, const s
         CUDA_CHECK(cudaEventRecord(R[d].ev_ready, R[d].comm_stream));
     }
     for (int s = 0; s < nlocal; s++) {
-        const ss_rank *from = &R[s];
+        ss_rank *from = &R[s];
         CUDA_CHECK(cudaSetDevice(from->device));
-        for (int d = 0; d < nlocal; d++)
-            CUDA_CHECK(cudaStreamWaitEvent(from->comm_stream, R[d].ev_ready, 0));
-        for (int k = 0; k < m[s].nsend; k++) {
+        for (int k = 0; k < m[s].nsend; k++) { /* nsend <= G = from->pushes */
             const ss_message *out = &m[s].send[k];
             const ss_message *in = message_with(m[out->peer].recv, m[out->peer].nrecv, s);
-            if (in != NULL) /* ss_exchange_agree has made sure there is one */
-                copy_piece(&R[out->peer], in->offset, from, out->offset, out->count, c->with_values, from->comm_stream);
+            if (in == NULL) /* ss_exchange_agree has made sure there is one */
+                continue;
+            cudaStream_t push = from->push[k];
+            CUDA_CHECK(cudaStreamWaitEvent(push, from->ev_ready, 0));
+            CUDA_CHECK(cudaStreamWaitEvent(push, R[out->peer].ev_ready, 0));
+            copy_piece(&R[out->peer], in->offset, from, out->offset, out->count, c->with_values, push);
+            CUDA_CHECK(cudaEventRecord(from->ev_pushed[k], push));
+            CUDA_CHECK(cudaStreamWaitEvent(from->comm_stream, from->ev_pushed[k], 0));
         }
         CUDA_CHECK(cudaEventRecord(from->ev_sent, from->comm_stream));
     }
