@@ -3,8 +3,9 @@
  * each block's keys per sub-bucket, its scan, and the stable scatter of the
  * share sub-bucket by sub-bucket (a multi-way split, as Fig 13.6's). Each
  * item's sub-bucket is the cut (plan_bucket_of: a binary search over the
- * splitters) and then the radix cut inside its bucket (plan_fine_of).
- * Included by sample_sort.cu. */
+ * splitters; with up to 4 buckets, one compare a splitter on registers) and
+ * then the radix cut inside its bucket (plan_fine_of). Included by
+ * sample_sort.cu. */
 #ifndef SS_PARTITION_CUH
 #define SS_PARTITION_CUH
 
