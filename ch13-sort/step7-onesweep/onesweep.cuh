@@ -288,29 +288,35 @@ static __device__ __forceinline__ unsigned int onesweep_place_digits(unsigned in
     return start;
 }
 
-/* The lanes of this warp whose digit is this lane's: one vote per bit of the
- * digit, and a lane keeps the voters that agree with it on every bit. In C:
- *     ones = __ballot_sync(ONESWEEP_FULL_WARP, (digit >> b) & 1);
- *     peers &= (digit >> b) & 1 ? ones : ~ones;
+/* The lanes of this warp whose bit b of x is this lane's: one vote. In C:
+ *     ones = __ballot_sync(ONESWEEP_FULL_WARP, (x >> b) & 1);
+ *     return (x >> b) & 1 ? ones : ~ones;
  * written in PTX because nvcc makes about six instructions of that and three
- * of this (a vote, a not under the bit's predicate, an and). Eight votes beat
- * one __match_any_sync(ONESWEEP_FULL_WARP, digit) here
+ * of this (a vote, a not under the bit's predicate, an and). Step 9's
+ * partition votes with it too. */
+static __device__ __forceinline__ unsigned int onesweep_agree_on_bit(unsigned int x, int b)
+{
+    unsigned int agree;
+    asm("{\n\t.reg .pred one;\n\t"
+        "and.b32 %0, %1, %2;\n\t"
+        "setp.ne.u32 one, %0, 0;\n\t"
+        "vote.sync.ballot.b32 %0, one, 0xffffffff;\n\t"
+        "@!one not.b32 %0, %0;\n\t}"
+        : "=r"(agree)
+        : "r"(x), "r"(1u << b));
+    return agree;
+}
+
+/* The lanes of this warp whose digit is this lane's: one vote per bit of the
+ * digit, and a lane keeps the voters that agree with it on every bit. Eight
+ * votes beat one __match_any_sync(ONESWEEP_FULL_WARP, digit) here
  * (tests/bench/harness/onesweep measures both). */
 static __device__ __forceinline__ unsigned int onesweep_peers_of(unsigned int digit)
 {
     unsigned int peers = ONESWEEP_FULL_WARP;
 #pragma unroll
-    for (int b = 0; b < ONESWEEP_DIGIT_BITS; b++) {
-        unsigned int agree; /* the lanes whose bit b is this lane's */
-        asm("{\n\t.reg .pred one;\n\t"
-            "and.b32 %0, %1, %2;\n\t"
-            "setp.ne.u32 one, %0, 0;\n\t"
-            "vote.sync.ballot.b32 %0, one, 0xffffffff;\n\t"
-            "@!one not.b32 %0, %0;\n\t}"
-            : "=r"(agree)
-            : "r"(digit), "r"(1u << b));
-        peers &= agree;
-    }
+    for (int b = 0; b < ONESWEEP_DIGIT_BITS; b++)
+        peers &= onesweep_agree_on_bit(digit, b);
     return peers;
 }
 

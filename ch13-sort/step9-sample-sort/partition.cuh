@@ -9,6 +9,7 @@
 #ifndef SS_PARTITION_CUH
 #define SS_PARTITION_CUH
 
+#include "onesweep.cuh" /* ch13 step 7's: onesweep_agree_on_bit, its vote */
 #include "sample_sort.h"
 #include "scan.h"
 
@@ -176,32 +177,18 @@ static __device__ __forceinline__ void find_sub_buckets(const unsigned int *key,
 
 #define SS_VOTE_BITS 4 /* sub-buckets 0 .. 15 found by votes; more by the match instruction */
 
-/* The lanes whose bit b of x is this lane's: one vote (written in PTX, as
- * step 7's onesweep_peers_of is, for three instructions where C takes six). */
-static __device__ __forceinline__ unsigned int ss_agree_on_bit(unsigned int x, int b)
-{
-    unsigned int agree;
-    asm("{\n\t.reg .pred one;\n\t"
-        "and.b32 %0, %1, %2;\n\t"
-        "setp.ne.u32 one, %0, 0;\n\t"
-        "vote.sync.ballot.b32 %0, one, 0xffffffff;\n\t"
-        "@!one not.b32 %0, %0;\n\t}"
-        : "=r"(agree)
-        : "r"(x), "r"(1u << b));
-    return agree;
-}
-
 /* The lanes of this warp whose sub-bucket is this lane's: what
  * __match_any_sync(0xffffffff, x) returns. Under 16 sub-buckets (the missing
- * item's BF counted), from one vote per bit of x (three under 8): a few votes
- * cost less than the match instruction (CUB's MatchAny says the same), whose
- * cost does not shrink with the sub-buckets. */
+ * item's BF counted), from one vote per bit of x (three under 8; step 7's
+ * onesweep_agree_on_bit): a few votes cost less than the match instruction
+ * (CUB's MatchAny says the same), whose cost does not shrink with the
+ * sub-buckets. */
 static __device__ __forceinline__ unsigned int ss_peers_of(unsigned int x, int BF)
 {
     if (BF >= (1 << SS_VOTE_BITS))
         return __match_any_sync(0xffffffffu, x);
-    unsigned int peers = ss_agree_on_bit(x, 0) & ss_agree_on_bit(x, 1) & ss_agree_on_bit(x, 2);
-    return BF >= 8 ? peers & ss_agree_on_bit(x, 3) : peers;
+    unsigned int peers = onesweep_agree_on_bit(x, 0) & onesweep_agree_on_bit(x, 1) & onesweep_agree_on_bit(x, 2);
+    return BF >= 8 ? peers & onesweep_agree_on_bit(x, 3) : peers;
 }
 
 #define SS_PACKED_SUBS 8 /* up to 8 sub-buckets: a thread counts a tile in two words, 8 bits a sub-bucket */
