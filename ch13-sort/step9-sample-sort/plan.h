@@ -86,7 +86,7 @@ typedef struct {
 const char *plan_init(ss_plan *p, int64_t N, int G, int K, int F, int S, double first_weight);
 void plan_free(ss_plan *p);
 
-/* The default chunks per rank: 1 on one rank (nothing to overlap), else 4,
+/* The default chunks per rank: 1 on one rank (nothing to overlap), else 2,
  * fewer when G * K would pass PLAN_MAX_BUCKETS. */
 int plan_default_chunks(int G);
 
