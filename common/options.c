@@ -332,11 +332,18 @@ void lab_parse(int argc, char **argv, const lab_cli *cli, const lab_opt *opts, i
     }
     if (run->nsizes == 0)
         run->sizes[0] = cli->default_n, run->nsizes = 1;
-    if (list_sizes) {
-        for (int s = 0; s < run->nsizes; s++)
-            printf("%lld\n", (long long)run->sizes[s]);
-        exit(LAB_EXIT_PASS);
-    }
+    run->list_sizes = list_sizes;
+    if (!cli->sets_default_n)
+        lab_list_sizes(run);
+}
+
+void lab_list_sizes(const lab_run *run)
+{
+    if (!run->list_sizes)
+        return;
+    for (int s = 0; s < run->nsizes; s++)
+        printf("%lld\n", (long long)run->sizes[s]);
+    exit(LAB_EXIT_PASS);
 }
 
 /* Defined in each step's generated step.c; weak for the bench tools, which have none. */
@@ -353,6 +360,7 @@ void lab_parse_step(int argc, char **argv, const lab_step *step, const char *cha
                          .default_n = step->default_n,
                          .max_n = step->max_n,
                          .max_n_why = step->max_n_why,
-                         .default_reps = default_reps};
+                         .default_reps = default_reps,
+                         .sets_default_n = step->sets_default_n};
     lab_parse(argc, argv, &cli, opts, nopts, run);
 }

@@ -23,6 +23,7 @@ typedef struct {
     int reps;                     /* --reps: timed repetitions */
     int csv;                      /* --csv: one machine-readable line per run */
     int quiet;                    /* -q: no per-mismatch lines */
+    int list_sizes;               /* --list-sizes: print the sizes, one a line, and stop (lab_list_sizes) */
 } lab_run;
 
 /* The kinds of value a declared option takes. */
@@ -55,12 +56,17 @@ typedef struct {
     int64_t max_n;         /* -n's limit (0: none) */
     const char *max_n_why; /* why (NULL: none said) */
     int default_reps;      /* --reps when it is not given */
+    int sets_default_n;    /* 1: the caller sets the default -n from the options after lab_parse, then
+                              calls lab_list_sizes (--list-sizes waits for it); 0: default_n, listed here */
 } lab_cli;
 
 /* Parses argv. --help prints the step's options, each with its default, and
  * exits 0; an unknown option, one the step does not take, or a value out of
  * range prints one line and exits LAB_EXIT_USAGE. */
 void lab_parse(int argc, char **argv, const lab_cli *cli, const lab_opt *opts, int nopts, lab_run *run);
+
+/* With --list-sizes: the run's sizes, one a line, and exit 0; else nothing. */
+void lab_list_sizes(const lab_run *run);
 
 /* "2^24", "16M", "3k", "1000" -> 0 and *value; else -1 and a one-line reason
  * (negative, not a number, not whole, exponent notation, too large). */

@@ -16,6 +16,7 @@ typedef struct {
     int64_t max_n;               /* -n's limit */
     const char *max_n_why;       /* the reason for that limit, said when -n passes it */
     const char *const *variants; /* --variant names, NULL-terminated (NULL: the step has one form) */
+    int sets_default_n;          /* 1: the chapter's driver sets the default -n from the options (lab_cli) */
 } lab_step;
 
 /* Parses argv for a step: its descriptor's facts, the chapter's --help

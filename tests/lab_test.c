@@ -2,6 +2,9 @@
 #include "lab_test.h"
 
 #include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,4 +69,36 @@ const char *__asan_default_options(void);
 const char *__asan_default_options(void)
 {
     return "protect_shadow_gap=0:detect_leaks=0:allocator_may_return_null=1";
+}
+
+const char *lab_test_run_path(void)
+{
+    static char path[4096];
+    const ssize_t len = readlink("/proc/self/exe", path, sizeof path - 8);
+    if (len <= 0)
+        return NULL;
+    path[len] = '\0';
+    char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        return NULL;
+    strcpy(slash + 1, "run");
+    return access(path, X_OK) == 0 ? path : NULL;
+}
+
+int lab_test_command(const char *cmd, char *out, size_t len)
+{
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p, "cannot run %s", cmd);
+    size_t at = 0;
+    char line[1024];
+    out[0] = '\0';
+    while (fgets(line, sizeof line, p) != NULL) {
+        const size_t n = strlen(line);
+        if (at + n >= len) /* keep the end: the failures and the result lines */
+            at = 0;
+        memcpy(out + at, line, n + 1);
+        at += n;
+    }
+    const int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -39,4 +39,10 @@ extern const uint64_t lab_test_seeds[LAB_TEST_NSEEDS];
 /* The i-th of them, i = 0, 1, 2, ... going round: lab_test_seeds[i % LAB_TEST_NSEEDS]. */
 uint64_t lab_test_seed(int i);
 
+/* The path of the step's ./run (build/<step>/run, beside this test binary), or NULL when it is not built. */
+const char *lab_test_run_path(void);
+
+/* Runs a shell command: its exit status (-1: killed), its output (the last len - 1 bytes) in out. */
+int lab_test_command(const char *cmd, char *out, size_t len);
+
 #endif

@@ -382,16 +382,17 @@ static void parse_args(int argc, char **argv, lab_run *run, reduce_args *a)
                                                        .at = &a->analyze,
                                                        .help = "instrumented counts beside the book's analysis"}),
     };
-    lab_parse_step(argc, argv, &s->lab, chapter_help, 20, opts, (int)(sizeof opts / sizeof opts[0]), run);
+    lab_step lab = s->lab;
+    lab.sets_default_n = 1; /* the default -n follows --analyze, --example and --block (below) */
+    lab_parse_step(argc, argv, &lab, chapter_help, 20, opts, (int)(sizeof opts / sizeof opts[0]), run);
     reduce_parse_kind(a->op, a->type, &a->p.kind); /* the parser took only the step's names */
-    if (run->given_n)
-        return;
-    if (a->analyze)
+    if (!run->given_n && a->analyze)
         run->sizes[0] = 256, run->sizes[1] = 2048, run->nsizes = 2;
-    else if (a->example)
+    else if (!run->given_n && a->example)
         run->sizes[0] = EXAMPLE_N, run->nsizes = 1;
-    else if (s->one_block)
+    else if (!run->given_n && s->one_block)
         run->sizes[0] = 2 * (int64_t)a->p.block, run->nsizes = 1;
+    lab_list_sizes(run);
 }
 
 int main(int argc, char **argv)

@@ -380,12 +380,15 @@ static void parse_args(int argc, char **argv, lab_run *run, sort_params *p, sort
                                                          .at = &a->example,
                                                          .help = "replay the book's worked example with a trace"}),
     };
-    lab_parse_step(argc, argv, &STEP->lab, chapter_help, DEFAULT_REPS, opts, (int)(sizeof opts / sizeof opts[0]), run);
+    lab_step lab = STEP->lab;
+    lab.sets_default_n = 1; /* the default -n stays within the limit of the parameters (below) */
+    lab_parse_step(argc, argv, &lab, chapter_help, DEFAULT_REPS, opts, (int)(sizeof opts / sizeof opts[0]), run);
     p->type = (sort_type)sort_type_of(a->type);
     if (!run->given_n) { /* no -n: the step's default, within its limit for these parameters */
         const int64_t most = sort_max_n(STEP, p);
         run->sizes[0] = STEP->lab.default_n < most ? STEP->lab.default_n : most;
     }
+    lab_list_sizes(run);
     const char *why = sort_check(STEP, 0, p); /* the parameters alone, then with each size */
     if (why != NULL) {
         fprintf(stderr, "%s: %s (./run --help lists this step's options)\n", lab_step_name, why);

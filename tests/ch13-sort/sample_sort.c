@@ -149,43 +149,11 @@ Test(sample_sort_inputs, distributions_have_their_shape)
 
 /* ---- ./run, beside this suite in build/<step>/ --------------------------------- */
 
-/* The path of the step's ./run (build/<step>/run, where this test binary is), or NULL when it is not built. */
-static const char *run_path(void)
-{
-    static char path[4096];
-    const ssize_t len = readlink("/proc/self/exe", path, sizeof path - 8);
-    if (len <= 0)
-        return NULL;
-    path[len] = '\0';
-    char *slash = strrchr(path, '/');
-    if (slash == NULL)
-        return NULL;
-    strcpy(slash + 1, "run");
-    return access(path, X_OK) == 0 ? path : NULL;
-}
-
-/* Runs a shell command; its exit status, its output (the last len - 1 bytes) in out. */
-static int run_command(const char *cmd, char *out, size_t len)
-{
-    FILE *p = popen(cmd, "r");
-    cr_assert_not_null(p, "cannot run %s", cmd);
-    size_t at = 0;
-    char line[1024];
-    out[0] = '\0';
-    while (fgets(line, sizeof line, p) != NULL) {
-        const size_t n = strlen(line);
-        if (at + n >= len) /* keep the end: the failures and the result lines */
-            at = 0;
-        memcpy(out + at, line, n + 1);
-        at += n;
-    }
-    const int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+/* (lab_test_run_path and lab_test_command, tests/lab_test.c, find it and run it.) */
 
 Test(sample_sort_run, bad_options_are_exit_2_before_the_gpu_is_looked_for)
 {
-    const char *run = run_path();
+    const char *run = lab_test_run_path();
     if (run == NULL)
         cr_skip_test("./run is not built beside this suite (make builds build/<step>/run with it)");
     static const char *const bad[] = {"--chunks 0",
@@ -211,7 +179,7 @@ Test(sample_sort_run, bad_options_are_exit_2_before_the_gpu_is_looked_for)
     char cmd[4600], out[4096];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(cmd, sizeof cmd, "CUDA_VISIBLE_DEVICES= %s %s 2>&1", run, bad[i]);
-        const int rc = run_command(cmd, out, sizeof out);
+        const int rc = lab_test_command(cmd, out, sizeof out);
         cr_assert_eq(rc, LAB_EXIT_USAGE, "./run %s: exit %d, expected 2 (a bad option), said: %s", bad[i], rc, out);
     }
 }
@@ -353,12 +321,12 @@ GPU_TEST(sample_sort_gpu, ties_and_skew_at_2_pow_24_on_four_ranks)
 
 static void expect_run_passes(const char *launcher, const char *args)
 {
-    const char *run = run_path();
+    const char *run = lab_test_run_path();
     if (run == NULL)
         cr_skip_test("./run is not built beside this suite (make builds build/<step>/run with it)");
     char cmd[4800], out[8192];
     snprintf(cmd, sizeof cmd, "NCCL_NVLS_ENABLE=0 %s %s %s 2>&1", launcher, run, args);
-    const int rc = run_command(cmd, out, sizeof out);
+    const int rc = lab_test_command(cmd, out, sizeof out);
     cr_assert_eq(rc, 0, "%s: exit %d, expected 0; it said:\n%s", cmd, rc, out);
     cr_assert(strstr(out, "FAIL") == NULL && strstr(out, "PASS") != NULL, "%s: said:\n%s", cmd, out);
 }
@@ -380,7 +348,7 @@ static const char *mpirun_for(int np, char *buf, size_t len, const char **skip);
  * 124). */
 GPU_TEST(sample_sort_run, a_lost_message_stops_the_run)
 {
-    const char *run = run_path();
+    const char *run = lab_test_run_path();
     if (run == NULL)
         cr_skip_test("./run is not built beside this suite (make builds build/<step>/run with it)");
     if (gpu_count() < 2)
@@ -388,13 +356,13 @@ GPU_TEST(sample_sort_run, a_lost_message_stops_the_run)
     char cmd[4800], out[8192], buf[256];
     const char *fault = "LAB_SS_FAULT=lose-send NCCL_NVLS_ENABLE=0 timeout 60";
     snprintf(cmd, sizeof cmd, "%s %s --gpus 2 --exchange nccl -n 2^20 --reps 1 --timeout 2 2>&1", fault, run);
-    int rc = run_command(cmd, out, sizeof out);
+    int rc = lab_test_command(cmd, out, sizeof out);
     cr_assert(rc != 0 && rc != 124, "%s: exit %d, expected a failure that is not a hang; it said:\n%s", cmd, rc, out);
     const char *skip, *mpirun = mpirun_for(2, buf, sizeof buf, &skip);
     if (mpirun == NULL)
         cr_skip_test("one process stopped (exit %d); %s", rc, skip);
     snprintf(cmd, sizeof cmd, "%s %s -x LAB_SS_FAULT %s -n 2^20 --reps 1 --timeout 2 2>&1", fault, mpirun, run);
-    rc = run_command(cmd, out, sizeof out);
+    rc = lab_test_command(cmd, out, sizeof out);
     cr_assert(rc != 0 && rc != 124, "%s: exit %d, expected a failure that is not a hang; it said:\n%s", cmd, rc, out);
     /* NCCL pairs a peer's sends in order, so the lost one may shift the rest: the watchdog or NCCL says why */
     cr_assert(strstr(out, "did not finish within") != NULL || strstr(out, "NCCL error") != NULL,
@@ -407,7 +375,7 @@ GPU_TEST(sample_sort_run, a_lost_message_stops_the_run)
  * the peer wakes (30 s) or the outer timeout (exit 124). */
 GPU_TEST(sample_sort_run, a_stalled_peer_is_stopped_by_the_watchdog)
 {
-    const char *run = run_path();
+    const char *run = lab_test_run_path();
     if (run == NULL)
         cr_skip_test("./run is not built beside this suite (make builds build/<step>/run with it)");
     if (gpu_count() < 2)
@@ -420,7 +388,7 @@ GPU_TEST(sample_sort_run, a_stalled_peer_is_stopped_by_the_watchdog)
              "LAB_SS_FAULT=stall NCCL_NVLS_ENABLE=0 timeout 60 %s -x LAB_SS_FAULT %s -n 2^20 --reps 1 --timeout 2 2>&1",
              mpirun, run);
     const time_t t0 = time(NULL);
-    const int rc = run_command(cmd, out, sizeof out);
+    const int rc = lab_test_command(cmd, out, sizeof out);
     const double took = difftime(time(NULL), t0);
     cr_assert(rc != 0 && rc != 124, "%s: exit %d, expected a failure that is not a hang; it said:\n%s", cmd, rc, out);
     cr_assert(strstr(out, "did not finish within") != NULL && strstr(out, "aborting its NCCL communicators") != NULL,
@@ -433,13 +401,13 @@ static const char *mpirun_for(int np, char *buf, size_t len, const char **skip)
 {
     char out[256], cmd[4200];
     *skip = NULL;
-    if (run_path() == NULL)
+    if (lab_test_run_path() == NULL)
         *skip = "./run is not built beside this suite (make builds build/<step>/run with it)";
-    else if (run_command("command -v mpirun >/dev/null 2>&1", out, sizeof out) != 0)
+    else if (lab_test_command("command -v mpirun >/dev/null 2>&1", out, sizeof out) != 0)
         *skip = "mpirun is not on PATH: the MPI form (mpirun -np G ./run) was not run";
     else {
-        snprintf(cmd, sizeof cmd, "nm %s 2>/dev/null | grep -q ' U MPI_Init'", run_path());
-        if (run_command(cmd, out, sizeof out) != 0)
+        snprintf(cmd, sizeof cmd, "nm %s 2>/dev/null | grep -q ' U MPI_Init'", lab_test_run_path());
+        if (lab_test_command(cmd, out, sizeof out) != 0)
             *skip = "./run was built without MPI (no mpicc at build time): the MPI form was not run";
     }
     snprintf(buf, len, "mpirun --allow-run-as-root --oversubscribe --bind-to none -x NCCL_NVLS_ENABLE -np %d", np);
@@ -454,8 +422,8 @@ GPU_TEST(sample_sort_run, mpirun_np_1_every_distribution_keys_and_pairs)
         cr_skip_test("%s", skip);
     expect_run_passes(mpirun, "-n 0,1000,2^20+3 --dist all --chunks 4 --reps 1");
     expect_run_passes(mpirun, "-n 1000,2^20+3 --dist all --chunks 4 --reps 1 --keys-only");
-    snprintf(cmd, sizeof cmd, "%s %s -n 1000 --reps 1 2>&1", mpirun, run_path());
-    run_command(cmd, out, sizeof out);
+    snprintf(cmd, sizeof cmd, "%s %s -n 1000 --reps 1 2>&1", mpirun, lab_test_run_path());
+    lab_test_command(cmd, out, sizeof out);
     cr_assert(strstr(out, "x 1, MPI)") != NULL, "mpirun -np 1 ./run must bootstrap NCCL through MPI; it said:\n%s",
               out);
 }
