@@ -750,10 +750,8 @@ function chart_phases(    r, n, i, j, k, b, nb, keys, f, cname, cubms, best, lab
             bars[nkey(N[r])]++
         }
     for (r = 1; r <= nr; r++) # a size where CUB ran too (its line on the chart) goes before one without
-        if ((r in hasph) && cub_of(r) != "")
-            for (j = 1; j <= nr; j++)
-                if (S[j] == cub_of(r) && N[j] == N[r] && SW[j] == "size")
-                    withcub[nkey(N[r])] = 1
+        if ((r in hasph) && cub_of(r) != "") # cub_of: a CUB size row at this row's n, or ""
+            withcub[nkey(N[r])] = 1
     for (x in bars)
         if (bars[x] > most || bars[x] == most && ((x in withcub) > (n in withcub) || \
                                                   (x in withcub) == (n in withcub) && x + 0 > n + 0)) {
