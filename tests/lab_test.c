@@ -102,3 +102,20 @@ int lab_test_command(const char *cmd, char *out, size_t len)
     const int status = pclose(p);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
+
+const char *lab_test_need_run(void)
+{
+    const char *run = lab_test_run_path();
+    if (run == NULL)
+        cr_skip_test("./run is not built beside this suite (make builds build/<step>/run with it)");
+    return run;
+}
+
+void lab_test_expect_run_prints(const char *args, const char *expected)
+{
+    char cmd[4400], out[512];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", lab_test_need_run(), args);
+    const int rc = lab_test_command(cmd, out, sizeof out);
+    cr_assert(rc == 0 && strcmp(out, expected) == 0, "%s: exit %d, printed '%s', expected '%s'", cmd, rc, out,
+              expected);
+}

@@ -45,4 +45,10 @@ const char *lab_test_run_path(void);
 /* Runs a shell command: its exit status (-1: killed), its output (the last len - 1 bytes) in out. */
 int lab_test_command(const char *cmd, char *out, size_t len);
 
+/* The step's ./run; the test is skipped, with the reason, when it is not built beside this suite. */
+const char *lab_test_need_run(void);
+
+/* ./run with args must exit 0 and print exactly `expected` (stderr included). */
+void lab_test_expect_run_prints(const char *args, const char *expected);
+
 #endif

@@ -3,26 +3,14 @@
  * sizes ./run --list-sizes gives for them (no GPU needed). */
 #include "reduce_test.h"
 
-/* ./run's output for args, which must exit 0 (skipped when ./run is not built beside this suite). */
-static void expect_sizes(const char *args, const char *sizes)
-{
-    const char *run = lab_test_run_path();
-    if (run == NULL)
-        cr_skip_test("./run is not built beside this suite (make builds build/<step>/run with it)");
-    char cmd[4400], out[512];
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", run, args);
-    const int rc = lab_test_command(cmd, out, sizeof out);
-    cr_assert(rc == 0 && strcmp(out, sizes) == 0, "%s: exit %d, printed '%s', expected '%s'", cmd, rc, out, sizes);
-}
-
 /* --list-sizes waits for the defaults the options set: --analyze's two sizes, --example's 16, 2 x --block. */
 Test(reduce, list_sizes_gives_the_defaults_the_options_set)
 {
-    expect_sizes("--analyze --list-sizes", "256\n2048\n");
-    expect_sizes("--list-sizes --example", "16\n");
-    expect_sizes("--list-sizes", "2048\n");
-    expect_sizes("--block 128 --list-sizes", "256\n");
-    expect_sizes("-n 512 --analyze --list-sizes", "512\n");
+    lab_test_expect_run_prints("--analyze --list-sizes", "256\n2048\n");
+    lab_test_expect_run_prints("--list-sizes --example", "16\n");
+    lab_test_expect_run_prints("--list-sizes", "2048\n");
+    lab_test_expect_run_prints("--block 128 --list-sizes", "256\n");
+    lab_test_expect_run_prints("-n 512 --analyze --list-sizes", "512\n");
 }
 
 GPU_TEST(reduce_gpu, analyze_counts_at_256_and_2048)

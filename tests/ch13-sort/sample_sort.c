@@ -149,13 +149,11 @@ Test(sample_sort_inputs, distributions_have_their_shape)
 
 /* ---- ./run, beside this suite in build/<step>/ --------------------------------- */
 
-/* (lab_test_run_path and lab_test_command, tests/lab_test.c, find it and run it.) */
+/* (lab_test_need_run, lab_test_run_path and lab_test_command, tests/lab_test.c, find it and run it.) */
 
 Test(sample_sort_run, bad_options_are_exit_2_before_the_gpu_is_looked_for)
 {
-    const char *run = lab_test_run_path();
-    if (run == NULL)
-        cr_skip_test("./run is not built beside this suite (make builds build/<step>/run with it)");
+    const char *run = lab_test_need_run();
     static const char *const bad[] = {"--chunks 0",
                                       "--chunks",
                                       "--chunks 1025",
@@ -321,9 +319,7 @@ GPU_TEST(sample_sort_gpu, ties_and_skew_at_2_pow_24_on_four_ranks)
 
 static void expect_run_passes(const char *launcher, const char *args)
 {
-    const char *run = lab_test_run_path();
-    if (run == NULL)
-        cr_skip_test("./run is not built beside this suite (make builds build/<step>/run with it)");
+    const char *run = lab_test_need_run();
     char cmd[4800], out[8192];
     snprintf(cmd, sizeof cmd, "NCCL_NVLS_ENABLE=0 %s %s %s 2>&1", launcher, run, args);
     const int rc = lab_test_command(cmd, out, sizeof out);
@@ -348,9 +344,7 @@ static const char *mpirun_for(int np, char *buf, size_t len, const char **skip);
  * 124). */
 GPU_TEST(sample_sort_run, a_lost_message_stops_the_run)
 {
-    const char *run = lab_test_run_path();
-    if (run == NULL)
-        cr_skip_test("./run is not built beside this suite (make builds build/<step>/run with it)");
+    const char *run = lab_test_need_run();
     if (gpu_count() < 2)
         cr_skip_test("one GPU here: NCCL's exchange, which can wait forever, needs two GPUs");
     char cmd[4800], out[8192], buf[256];
@@ -375,9 +369,7 @@ GPU_TEST(sample_sort_run, a_lost_message_stops_the_run)
  * the peer wakes (30 s) or the outer timeout (exit 124). */
 GPU_TEST(sample_sort_run, a_stalled_peer_is_stopped_by_the_watchdog)
 {
-    const char *run = lab_test_run_path();
-    if (run == NULL)
-        cr_skip_test("./run is not built beside this suite (make builds build/<step>/run with it)");
+    const char *run = lab_test_need_run();
     if (gpu_count() < 2)
         cr_skip_test("one GPU here: a peer that stops needs two GPUs, one per process");
     char cmd[4800], out[8192], buf[256];

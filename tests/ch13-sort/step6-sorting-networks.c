@@ -25,18 +25,8 @@ Test(sorting_networks, variants_tiles_and_limits_refused_without_a_gpu)
 /* --list-sizes gives the default within the variant's limit: odd-even's 4096, bitonic's 65536. */
 Test(sorting_networks, list_sizes_gives_each_variants_default)
 {
-    const char *run = lab_test_run_path();
-    if (run == NULL)
-        cr_skip_test("./run is not built beside this suite (make builds build/<step>/run with it)");
-    static const char *const args[] = {"--variant odd-even --list-sizes", "--list-sizes"};
-    static const char *const sizes[] = {"4096\n", "65536\n"};
-    for (int i = 0; i < 2; i++) {
-        char cmd[4400], out[512];
-        snprintf(cmd, sizeof cmd, "%s %s 2>&1", run, args[i]);
-        const int rc = lab_test_command(cmd, out, sizeof out);
-        cr_assert(rc == 0 && strcmp(out, sizes[i]) == 0, "%s: exit %d, printed '%s', expected '%s'", cmd, rc, out,
-                  sizes[i]);
-    }
+    lab_test_expect_run_prints("--variant odd-even --list-sizes", "4096\n");
+    lab_test_expect_run_prints("--list-sizes", "65536\n");
 }
 
 GPU_TEST(sorting_networks, odd_even_transposition_up_to_4096)
