@@ -18,6 +18,7 @@
  * is missing). */
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gen.h"
@@ -299,6 +300,23 @@ GPU_TEST(sample_sort_gpu, cub_local_sort_and_one_rank)
                                    .local = dist < 3 ? SS_LOCAL_ONESWEEP : SS_LOCAL_CUB,
                                    .seed = lab_test_seeds[dist % LAB_TEST_NSEEDS]});
     }
+}
+
+/* Up to 4 buckets and one sub-bucket each (two GPUs' default): counted and
+ * split in registers (count_few, split_few), not by the tables above; tiles
+ * cut short at the block's end and the share's, and ties on the splitters. */
+GPU_TEST(sample_sort_gpu, few_buckets_split_in_registers)
+{
+    for (int dist = 0; dist < GEN_COUNT; dist++)
+        for (int pairs = 0; pairs < 2; pairs++)
+            sort_and_check((sort_case){.G = 2 + (dist + pairs) % 3,
+                                       .K = (dist + pairs) % 3 == 0 ? 2 : 1,
+                                       .with_values = pairs,
+                                       .dist = dist,
+                                       .N = (3 << 20) + 4096 * dist + 77 * pairs + 1,
+                                       .first_weight = 0.3 + 0.2 * pairs,
+                                       .local = SS_LOCAL_CUB,
+                                       .seed = lab_test_seeds[(dist + pairs) % LAB_TEST_NSEEDS]});
 }
 
 GPU_TEST(sample_sort_gpu, ties_and_skew_at_2_pow_24_on_four_ranks)

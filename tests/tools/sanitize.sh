@@ -16,7 +16,7 @@
 #   extra <step> <./run arguments>      also sanitize this run; allowed to report
 #   allow <step>                        every run of the step may report
 #   options <step> <compute-sanitizer options>  given to every tool for this step
-#   racecheck <step> <./run arguments>  make check also runs racecheck on this run
+#   racecheck <step> <./run arguments>  make check also runs racecheck on this run (each such line)
 # memcheck runs on exact-size buffers (LAB_EXACT_BUFFERS=1), so a read past the end is reported.
 set -uo pipefail
 conf=tests/sanitize.conf
@@ -36,18 +36,22 @@ case ${1:-} in
 --one)
     tool=$2 step=$3 run=$4
     command -v compute-sanitizer >/dev/null || { echo "not run: compute-sanitizer is not on PATH"; exit 3; }
-    args=$([ "$tool" = racecheck ] && lookup racecheck "$step" | head -n1)
-    [ -n "$args" ] || args=$(lookup args "$step" | head -n1)
-    args=${args:--n 2^16 --reps 1}
-    sanitize "$tool" "$step" "$run" "$run.$tool.log" $args
-    rc=$?
-    summary=$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$run.$tool.log" | sed 's/^========= //')
-    case $rc in
-    0) echo "compute-sanitizer $tool: clean (./run $args)"; exit 0 ;;
-    99) echo "compute-sanitizer $tool: ${summary:-errors} (./run $args)"; exit 1 ;;
-    3) echo "not run: no GPU (compute-sanitizer $tool)"; exit 3 ;;
-    *) echo "compute-sanitizer $tool: ./run $args exited $rc"; exit 1 ;;
-    esac ;;
+    # racecheck: every racecheck line of the step (the first failure ends it), else its args line
+    all=$([ "$tool" = racecheck ] && lookup racecheck "$step")
+    [ -n "$all" ] || all=$(lookup args "$step" | head -n1)
+    while IFS= read -r args; do
+        args=${args:--n 2^16 --reps 1}
+        sanitize "$tool" "$step" "$run" "$run.$tool.log" $args
+        rc=$?
+        summary=$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$run.$tool.log" | sed 's/^========= //')
+        case $rc in
+        0) echo "compute-sanitizer $tool: clean (./run $args)" ;;
+        99) echo "compute-sanitizer $tool: ${summary:-errors} (./run $args)"; exit 1 ;;
+        3) echo "not run: no GPU (compute-sanitizer $tool)"; exit 3 ;;
+        *) echo "compute-sanitizer $tool: ./run $args exited $rc"; exit 1 ;;
+        esac
+    done <<<"$all"
+    exit 0 ;;
 --check | --memcheck-only) brief=1; shift ;;
 --can-run)
     command -v compute-sanitizer >/dev/null ||
@@ -68,8 +72,7 @@ one_step() {
     # make check: racecheck on the run the conf names for it
     if [ "$brief" = 1 ]; then
         run_tools=(memcheck)
-        race=$(lookup racecheck "$step" | head -n1)
-        [ -n "$race" ] && runs+=("$race") run_tools+=(racecheck)
+        while IFS= read -r race; do [ -n "$race" ] && runs+=("$race") run_tools+=(racecheck); done < <(lookup racecheck "$step")
     fi
     for r in "${!runs[@]}"; do
         run_args=${runs[$r]}

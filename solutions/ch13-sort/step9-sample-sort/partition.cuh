@@ -3,7 +3,9 @@
  * share sub-bucket by sub-bucket (a multi-way split, as Fig 13.6's). Each
  * item's sub-bucket is the cut (plan_bucket_of: a binary search over the
  * splitters; with up to 4 buckets, one compare a splitter on registers) and
- * then the radix cut inside its bucket (plan_fine_of). Included by
+ * then the radix cut inside its bucket (plan_fine_of). Up to 4 buckets with
+ * no radix cut (two GPUs' default) are counted and split in registers
+ * instead of shared-memory tables (count_few, split_few). Included by
  * sample_sort.cu. */
 #ifndef SS_PARTITION_CUH
 #define SS_PARTITION_CUH
@@ -23,6 +25,7 @@ typedef struct {
     const unsigned int *split_key, *shift, *fine_base;
     const uint64_t *split_pos;
     int B, F;
+    int few; /* few buckets, no radix cut, no TODO open: counted and split in registers (ss_few_fits) */
 } ss_cuts;
 
 /* Key i of the sample is the key at position pos[i] of the share; the unused ones sort last. */
@@ -40,6 +43,7 @@ __global__ void take_sample_kernel(const unsigned int *keys, const int64_t *pos,
 typedef struct {
     uint64_t *split_pos;             /* [B - 1] */
     uint64_t *run;                   /* [BF]: scatter: where the block's next key of sub-bucket x goes */
+    uint64_t *warp_total;            /* [SS_WARPS]: scatter, few buckets: each warp's packed counts */
     unsigned int *split_key;         /* [B - 1] */
     unsigned int *shift, *fine_base; /* [B] */
     unsigned int *hist;              /* [BF]: count: the block's keys per sub-bucket */
@@ -66,6 +70,7 @@ static __host__ __device__ size_t ss_smem_carve(void *base, int B, int BF, int s
     const size_t u64 = sizeof(uint64_t), u32 = sizeof(unsigned int);
     s->split_pos = (uint64_t *)ss_take(at, &used, u64 * (size_t)(B - 1));
     s->run = (uint64_t *)ss_take(at, &used, scatter ? u64 * (size_t)BF : 0);
+    s->warp_total = (uint64_t *)ss_take(at, &used, scatter ? u64 * SS_WARPS : 0);
     s->split_key = (unsigned int *)ss_take(at, &used, u32 * (size_t)(B - 1));
     s->shift = (unsigned int *)ss_take(at, &used, u32 * (size_t)B);
     s->fine_base = (unsigned int *)ss_take(at, &used, u32 * (size_t)B);
@@ -145,6 +150,16 @@ static __device__ __forceinline__ void held_thresholds(const ss_held *h, int64_t
     }
 }
 
+/* The bucket of a tile item among held splitters: how many are <= it. */
+static __device__ __forceinline__ int held_bucket(uint64_t item, const uint64_t *at)
+{
+    int b = 0;
+#pragma unroll
+    for (int t = 0; t < SS_HELD_SPLITS; t++)
+        b += item >= at[t]; /* splitter t <= the item */
+    return b;
+}
+
 /* Each item's sub-bucket: its bucket (the cut on the item (key, global
  * position): plan_bucket_of's binary search over the splitters in shared
  * memory, or, for B <= 4, the count of held splitters <= the item, the same
@@ -160,12 +175,9 @@ static __device__ __forceinline__ void find_sub_buckets(const unsigned int *key,
     for (int j = 0; j < SS_ITEMS; j++) {
         const int x = base + j * 32;
         int b = 0;
-        if (held) {
-            const uint64_t item = tile_item(key[j], x);
-#pragma unroll
-            for (int t = 0; t < SS_HELD_SPLITS; t++)
-                b += item >= at[t]; /* splitter t <= the item */
-        } else if (x < tile_n)
+        if (held)
+            b = held_bucket(tile_item(key[j], x), at);
+        else if (x < tile_n)
             b = plan_bucket_of(key[j], (uint64_t)(pos_lo + x), s->split_key, s->split_pos, B - 1);
         const int f = F > 1 ? plan_fine_of(key[j], s->shift[b], s->fine_base[b]) : 0; /* one sub-bucket: no cut */
         sub[j] = x < tile_n ? b * F + f : B * F;
@@ -246,6 +258,60 @@ static __device__ __forceinline__ void count_tile(const int *sub, int BF, unsign
     /* end exercise */
 }
 
+/* ---- few buckets, no radix cut: counted and split in registers ----------------------- */
+
+/* The default on two GPUs (two chunks each): up to 4 buckets, their
+ * splitters held in registers, one sub-bucket each. The count and the
+ * scatter then need no per-tile table in shared memory, no votes and no
+ * atomics: each thread keeps its counts in registers (count_few,
+ * split_few). Not while a TODO of the step is open (cuts_of): then every
+ * split runs count_tile and rank_in_warp, so a student's code runs, and is
+ * checked, in every configuration. */
+static __host__ __device__ __forceinline__ int ss_few_fits(int B, int F)
+{
+    return B <= SS_HELD_SPLITS + 1 && F == 1;
+}
+
+/* count_tile for few buckets: each thread counts, over all of the block's
+ * tiles, its items at or above each held splitter; bucket b holds those at or
+ * above splitter b - 1 less those at or above splitter b. Then the block's
+ * sums to s_hist[0 .. B-1] as counts per bucket. */
+static __device__ __forceinline__ void count_few(const unsigned int *keys, int64_t start, int64_t lo, int64_t hi,
+                                                 const ss_held *h, int B, unsigned int *s_hist)
+{
+    unsigned int above[SS_HELD_SPLITS] = {0};
+    const int base = (threadIdx.x >> 5) * SS_SEGMENT + (threadIdx.x & 31);
+    for (int64_t tile_lo = lo; tile_lo < hi; tile_lo += SS_TILE) {
+        const int tile_n = (int)min((int64_t)SS_TILE, hi - tile_lo);
+        unsigned int key[SS_ITEMS];
+        uint64_t at[SS_HELD_SPLITS];
+        load_share_tile(keys, NULL, tile_lo, tile_n, key, NULL, 0);
+        held_thresholds(h, start + tile_lo, at);
+#pragma unroll
+        for (int j = 0; j < SS_ITEMS; j++) {
+            const int x = base + j * 32;
+            const uint64_t item = tile_item(key[j], x);
+#pragma unroll
+            for (int t = 0; t < SS_HELD_SPLITS; t++)
+                above[t] += x < tile_n && item >= at[t]; /* splitter t <= the item */
+        }
+    }
+#pragma unroll
+    for (int t = 0; t < SS_HELD_SPLITS; t++) { /* the warp's sums, then the block's */
+        for (int d = 16; d > 0; d >>= 1)
+            above[t] += __shfl_xor_sync(0xffffffffu, above[t], d);
+        if ((threadIdx.x & 31) == 0 && t + 1 < B)
+            atomicAdd(&s_hist[t], above[t]);
+    }
+    __syncthreads();
+    const int b = threadIdx.x;
+    const unsigned int in_b =
+        b < B ? (b == 0 ? (unsigned int)(hi - lo) : s_hist[b - 1]) - (b + 1 < B ? s_hist[b] : 0) : 0;
+    __syncthreads();
+    if (b < B)
+        s_hist[b] = in_b;
+}
+
 /* count_buckets: block b counts its chunk's keys per sub-bucket; the table is
  * sub-bucket-major (row = sub-bucket, column = block), as Fig 13.6's. */
 __global__ void count_kernel(const unsigned int *keys, int64_t n, int64_t start, int64_t chunk, ss_cuts cuts,
@@ -262,14 +328,17 @@ __global__ void count_kernel(const unsigned int *keys, int64_t n, int64_t start,
         s.hist[x] = 0;
     __syncthreads();
     const int64_t lo = blockIdx.x * chunk, hi = min(n, lo + chunk);
-    for (int64_t tile_lo = lo; tile_lo < hi; tile_lo += SS_TILE) {
-        const int tile_n = (int)min((int64_t)SS_TILE, hi - tile_lo);
-        unsigned int key[SS_ITEMS];
-        int sub[SS_ITEMS];
-        load_share_tile(keys, NULL, tile_lo, tile_n, key, NULL, 0);
-        find_sub_buckets(key, start + tile_lo, tile_n, &h, &s, cuts.B, cuts.F, sub);
-        count_tile(sub, BF, s.hist);
-    }
+    if (cuts.few)
+        count_few(keys, start, lo, hi, &h, cuts.B, s.hist);
+    else
+        for (int64_t tile_lo = lo; tile_lo < hi; tile_lo += SS_TILE) {
+            const int tile_n = (int)min((int64_t)SS_TILE, hi - tile_lo);
+            unsigned int key[SS_ITEMS];
+            int sub[SS_ITEMS];
+            load_share_tile(keys, NULL, tile_lo, tile_n, key, NULL, 0);
+            find_sub_buckets(key, start + tile_lo, tile_n, &h, &s, cuts.B, cuts.F, sub);
+            count_tile(sub, BF, s.hist);
+        }
     __syncthreads();
     for (int x = threadIdx.x; x < BF; x += blockDim.x)
         table[(size_t)x * gridDim.x + blockIdx.x] = s.hist[x];
@@ -392,6 +461,166 @@ static __device__ __forceinline__ void write_tile(const ss_smem *s, int tile_n, 
     }
 }
 
+/* A tile's keys (or values) blocked: thread t holds items t * SS_ITEMS on, in
+ * input order, read 16 bytes at a time when the tile is whole. */
+static __device__ __forceinline__ void load_blocked_tile(const unsigned int *src, int64_t tile_lo, int tile_n,
+                                                         unsigned int *v)
+{
+    const int x0 = threadIdx.x * SS_ITEMS;
+    const unsigned int *p = src + tile_lo + x0;
+    if (tile_n == SS_TILE && ((uintptr_t)p & 15) == 0) {
+#pragma unroll
+        for (int q = 0; q < SS_ITEMS; q += 4) {
+            const uint4 w = *(const uint4 *)(p + q);
+            v[q] = w.x, v[q + 1] = w.y, v[q + 2] = w.z, v[q + 3] = w.w;
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < SS_ITEMS; j++)
+            v[j] = x0 + j < tile_n ? p[j] : 0;
+    }
+}
+
+#define SS_FIELD 16 /* bits of one bucket's count in a packed word: a tile's 4096 keys fit */
+
+/* Bucket b's count in a packed word (4 buckets, 16 bits each). */
+static __device__ __forceinline__ unsigned int field_of(uint64_t w, int b)
+{
+    return (unsigned int)(w >> (SS_FIELD * b)) & 0xffffu;
+}
+
+/* The packed counts of the threads before this one in the block (the
+ * warp's scan by shuffles, then the warps' totals), and the tile's in *total. */
+static __device__ __forceinline__ uint64_t block_scan_packed(uint64_t mine, uint64_t *warp_total, uint64_t *total)
+{
+    const unsigned int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    uint64_t upto = mine;
+#pragma unroll
+    for (unsigned int d = 1; d < 32; d <<= 1) {
+        const uint64_t earlier = __shfl_up_sync(0xffffffffu, upto, d);
+        upto += lane >= d ? earlier : 0;
+    }
+    if (lane == 31)
+        warp_total[warp] = upto;
+    __syncthreads();
+    uint64_t before = 0, all = 0;
+#pragma unroll
+    for (int w = 0; w < SS_WARPS; w++) {
+        const uint64_t t = warp_total[w];
+        before += w < (int)warp ? t : 0;
+        all += t;
+    }
+    *total = all;
+    return before + upto - mine;
+}
+
+/* One of four values by a bucket number, kept in registers. */
+static __device__ __forceinline__ uint64_t pick(const uint64_t *v, int b)
+{
+    return b == 0 ? v[0] : b == 1 ? v[1] : b == 2 ? v[2] : v[3];
+}
+
+/* Each blocked item's bucket among few (held_bucket; B: a missing item), four
+ * bits an item in one word, and the thread's packed count of each bucket. */
+static __device__ __forceinline__ uint64_t find_few_buckets(const unsigned int *key, int tile_n, const uint64_t *at,
+                                                            int B, uint64_t *mine)
+{
+    const int x0 = threadIdx.x * SS_ITEMS;
+    uint64_t buckets = 0;
+    *mine = 0;
+#pragma unroll
+    for (int j = 0; j < SS_ITEMS; j++) {
+        const int b = x0 + j < tile_n ? held_bucket(tile_item(key[j], x0 + j), at) : B;
+        buckets |= (uint64_t)b << (4 * j);
+        *mine += b < B ? 1ull << (SS_FIELD * b) : 0;
+    }
+    return buckets;
+}
+
+/* Each item to its place in the staged tile: its bucket's first place
+ * (first[b], a scan of the tile's counts), the bucket's items of the threads
+ * before this one (place), and of this thread's items before it. */
+static __device__ __forceinline__ void stage_few(const unsigned int *key, const unsigned int *val, uint64_t buckets,
+                                                 uint64_t place, uint64_t total, int B, uint64_t *first,
+                                                 const ss_smem *s, const int has_values)
+{
+    unsigned int run = 0;
+#pragma unroll
+    for (int b = 0; b <= SS_HELD_SPLITS; b++) {
+        first[b] = run;
+        place += (uint64_t)run << (SS_FIELD * b);
+        run += field_of(total, b);
+    }
+#pragma unroll
+    for (int j = 0; j < SS_ITEMS; j++) {
+        const int b = (int)(buckets >> (4 * j)) & 15;
+        if (b < B) {
+            const unsigned int to = field_of(place, b);
+            place += 1ull << (SS_FIELD * b);
+            s->stage_k[to] = key[j];
+            if (has_values)
+                s->stage_v[to] = val[j];
+        }
+    }
+}
+
+/* The staged tile out (as write_tile), each bucket's keys to consecutive
+ * addresses from the block's cursor; then the cursors move on. */
+static __device__ __forceinline__ void write_few(const ss_smem *s, int tile_n, const uint64_t *first, uint64_t total,
+                                                 uint64_t *cursor, unsigned int *part_k, unsigned int *part_v,
+                                                 const int has_values)
+{
+    for (int i = threadIdx.x; i < tile_n; i += SS_BLOCK) {
+        const int b = (i >= (int)first[1]) + (i >= (int)first[2]) + (i >= (int)first[3]);
+        const uint64_t to = pick(cursor, b) + (uint64_t)(i - (int)pick(first, b));
+        part_k[to] = s->stage_k[i];
+        if (has_values)
+            part_v[to] = s->stage_v[i];
+    }
+#pragma unroll
+    for (int b = 0; b <= SS_HELD_SPLITS; b++)
+        cursor[b] += field_of(total, b);
+}
+
+/* scatter_body for few buckets: tile by tile, each thread finds its blocked
+ * items' buckets and counts them packed in one word; a block scan of the
+ * words gives each item its place in the staged tile (stable: threads and
+ * items in input order); the staged tile goes out bucket by bucket. The next
+ * tile is read into the registers the staged one left while it goes out. */
+static __device__ __forceinline__ void split_few(const unsigned int *keys, const unsigned int *values,
+                                                 unsigned int *part_k, unsigned int *part_v, int64_t start, int64_t lo,
+                                                 int64_t hi, const ss_held *h, int B, const uint64_t *row_prefix,
+                                                 const int64_t *send_off, const ss_smem *s, const int has_values)
+{
+    uint64_t cursor[SS_HELD_SPLITS + 1]; /* where the block's next key of bucket b goes in part */
+#pragma unroll
+    for (int b = 0; b <= SS_HELD_SPLITS; b++)
+        cursor[b] = b < B ? (uint64_t)send_off[b] + row_prefix[(size_t)b * gridDim.x + blockIdx.x] : 0;
+    unsigned int key[SS_ITEMS], val[SS_ITEMS];
+    for (int64_t tile_lo = lo; tile_lo < hi; tile_lo += SS_TILE) {
+        const int tile_n = (int)min((int64_t)SS_TILE, hi - tile_lo);
+        if (tile_lo == lo) {
+            load_blocked_tile(keys, tile_lo, tile_n, key);
+            if (has_values)
+                load_blocked_tile(values, tile_lo, tile_n, val);
+        }
+        uint64_t at[SS_HELD_SPLITS], mine, total, first[SS_HELD_SPLITS + 1];
+        held_thresholds(h, start + tile_lo, at);
+        const uint64_t buckets = find_few_buckets(key, tile_n, at, B, &mine);
+        const uint64_t place = block_scan_packed(mine, s->warp_total, &total);
+        stage_few(key, val, buckets, place, total, B, first, s, has_values);
+        __syncthreads();
+        const int64_t next = tile_lo + SS_TILE; /* read while this tile goes out */
+        if (next < hi) {
+            load_blocked_tile(keys, next, (int)min((int64_t)SS_TILE, hi - next), key);
+            if (has_values)
+                load_blocked_tile(values, next, (int)min((int64_t)SS_TILE, hi - next), val);
+        }
+        write_few(s, tile_n, first, total, cursor, part_k, part_v, has_values);
+        __syncthreads(); /* the staged tile and the warps' totals are written again next tile */
+    }
+}
+
 /* Block b rewrites its chunk of the share sub-bucket by sub-bucket: tile by
  * tile, each tile split stably in shared memory (rank_in_warp,
  * place_sub_buckets, stage_tile), then written where the block's keys of each
@@ -413,14 +642,15 @@ static __device__ __forceinline__ void scatter_body(const unsigned int *keys, co
     for (int x = threadIdx.x; x < BF; x += blockDim.x)
         s.run[x] = (uint64_t)send_off[x] + row_prefix[(size_t)x * gridDim.x + blockIdx.x];
     const int64_t lo = blockIdx.x * chunk, hi = min(n, lo + chunk);
+    unsigned int key[SS_ITEMS], val[SS_ITEMS];
+    if (lo < hi)
+        load_share_tile(keys, values, lo, (int)min((int64_t)SS_TILE, hi - lo), key, val, has_values);
     for (int64_t tile_lo = lo; tile_lo < hi; tile_lo += SS_TILE) {
         const int tile_n = (int)min((int64_t)SS_TILE, hi - tile_lo);
         for (int i = threadIdx.x; i < SS_WARPS * BF; i += blockDim.x)
             s.warp[i] = 0;
         __syncthreads(); /* counts zeroed, cuts loaded (and the last tile written) */
-        unsigned int key[SS_ITEMS], val[SS_ITEMS];
         int tag[SS_ITEMS];
-        load_share_tile(keys, values, tile_lo, tile_n, key, val, has_values);
         find_sub_buckets(key, start + tile_lo, tile_n, &h, &s, cuts->B, cuts->F, tag);
         rank_in_warp(tag, BF, s.warp + (threadIdx.x >> 5) * BF);
         __syncthreads();
@@ -428,6 +658,9 @@ static __device__ __forceinline__ void scatter_body(const unsigned int *keys, co
         __syncthreads();
         stage_tile(key, val, tag, BF, &s, has_values);
         __syncthreads();
+        const int64_t next = tile_lo + SS_TILE; /* read while this tile goes out */
+        if (next < hi)
+            load_share_tile(keys, values, next, (int)min((int64_t)SS_TILE, hi - next), key, val, has_values);
         write_tile(&s, tile_n, part_k, part_v, has_values);
         __syncthreads(); /* s.run is read above, moved on below */
         for (int x = threadIdx.x; x < BF; x += blockDim.x)
@@ -449,6 +682,37 @@ __global__ void __launch_bounds__(SS_BLOCK, 3)
                          const uint64_t *row_prefix, const int64_t *send_off)
 {
     scatter_body(keys, values, part_k, part_v, n, start, chunk, &cuts, row_prefix, send_off, 1);
+}
+
+/* The scatter for few buckets (cuts.few), kernels of their own: their registers are not the general split's. */
+static __device__ __forceinline__ void split_few_body(const unsigned int *keys, const unsigned int *values,
+                                                      unsigned int *part_k, unsigned int *part_v, int64_t n,
+                                                      int64_t start, int64_t chunk, const ss_cuts *cuts,
+                                                      const uint64_t *row_prefix, const int64_t *send_off,
+                                                      const int has_values)
+{
+    extern __shared__ uint64_t s_mem[];
+    ss_smem s;
+    ss_smem_carve(s_mem, cuts->B, cuts->B, 1, has_values, &s);
+    ss_held h;
+    hold_splits(cuts, &h);
+    const int64_t lo = blockIdx.x * chunk, hi = min(n, lo + chunk);
+    split_few(keys, values, part_k, part_v, start, lo, hi, &h, cuts->B, row_prefix, send_off, &s, has_values);
+}
+
+__global__ void __launch_bounds__(SS_BLOCK, 4)
+    split_few_keys_kernel(const unsigned int *keys, unsigned int *part_k, int64_t n, int64_t start, int64_t chunk,
+                          ss_cuts cuts, const uint64_t *row_prefix, const int64_t *send_off)
+{
+    split_few_body(keys, NULL, part_k, NULL, n, start, chunk, &cuts, row_prefix, send_off, 0);
+}
+
+__global__ void __launch_bounds__(SS_BLOCK, 3)
+    split_few_pairs_kernel(const unsigned int *keys, const unsigned int *values, unsigned int *part_k,
+                           unsigned int *part_v, int64_t n, int64_t start, int64_t chunk, ss_cuts cuts,
+                           const uint64_t *row_prefix, const int64_t *send_off)
+{
+    split_few_body(keys, values, part_k, part_v, n, start, chunk, &cuts, row_prefix, send_off, 1);
 }
 
 #endif

@@ -54,7 +54,8 @@ static ss_cuts cuts_of(const ss_rank *r, const ss_plan *plan)
                        .fine_base = r->fine_base_d,
                        .split_pos = r->split_pos_d,
                        .B = plan->B,
-                       .F = plan->F};
+                       .F = plan->F,
+                       .few = ss_few_fits(plan->B, plan->F) && lab_todo_note()[0] == '\0'};
     return c;
 }
 
@@ -187,14 +188,15 @@ static void scatter_buckets(ss_rank *R, int nlocal, const ss_config *c, const ss
         ss_rank *r = &R[i];
         CUDA_CHECK(cudaSetDevice(r->device));
         CUDA_CHECK(cudaEventRecord(r->ev_scatter_begin, r->comm_stream));
+        const ss_cuts cuts = cuts_of(r, plan);
         if (r->cols > 0 && c->with_values) {
-            scatter_pairs_kernel<<<r->cols, SS_BLOCK, shared, r->comm_stream>>>(
-                r->keys, r->values, r->part_k, r->part_v, r->n, r->start, r->chunk, cuts_of(r, plan), r->row_prefix_d,
+            (cuts.few ? split_few_pairs_kernel : scatter_pairs_kernel)<<<r->cols, SS_BLOCK, shared, r->comm_stream>>>(
+                r->keys, r->values, r->part_k, r->part_v, r->n, r->start, r->chunk, cuts, r->row_prefix_d,
                 r->send_off_d);
             CUDA_CHECK_LAUNCH();
         } else if (r->cols > 0) {
-            scatter_keys_kernel<<<r->cols, SS_BLOCK, shared, r->comm_stream>>>(
-                r->keys, r->part_k, r->n, r->start, r->chunk, cuts_of(r, plan), r->row_prefix_d, r->send_off_d);
+            (cuts.few ? split_few_keys_kernel : scatter_keys_kernel)<<<r->cols, SS_BLOCK, shared, r->comm_stream>>>(
+                r->keys, r->part_k, r->n, r->start, r->chunk, cuts, r->row_prefix_d, r->send_off_d);
             CUDA_CHECK_LAUNCH();
         }
         CUDA_CHECK(cudaEventRecord(r->ev_scatter_end, r->comm_stream));
