@@ -2,7 +2,10 @@
  * cub::DeviceRadixSort::SortKeys (SortPairs with values), --variant merge runs
  * cub::DeviceMergeSort::SortKeysCopy (SortPairsCopy) with a less-than functor,
  * on uint or int keys from sort_make_keys (./run's generator), values = input
- * indices as in sort_driver.c. Both leave the input unchanged, as the lab's
+ * indices as in sort_driver.c; the item count as an int (CUB's 32-bit
+ * offsets, as its examples pass it), or with --offsets 64 as an int64_t:
+ * CUB tunes each form apart, and on an H200 the 64-bit form sorts keys faster
+ * and pairs slower. Both leave the input unchanged, as the lab's
  * sort_launch does, so every timed run sorts the same unsorted input.
  * Checked in O(n): keys in order, and keys-only: the same multiset of keys;
  * pairs: every value a distinct input index whose key landed with it.
@@ -23,7 +26,7 @@ template <typename T> struct less_than {
 
 /* The tool's own options (its --dist, --type, --variant, --keys-only). */
 typedef struct {
-    const char *dist, *type, *variant;
+    const char *dist, *type, *variant, *offsets;
     int keys_only;
 } args;
 
@@ -32,7 +35,8 @@ typedef struct {
     size_t temp_bytes;
     const unsigned int *keys_in, *values_in; /* values_in NULL: keys only */
     unsigned int *keys_out, *values_out;
-    int n;
+    int64_t n;
+    int wide;  /* 1: CUB's 64-bit offsets (--offsets 64) */
     int merge; /* 0: radix sort, 1: merge sort */
     sort_type type;
 } work;
@@ -41,14 +45,16 @@ template <typename T> static cudaError_t sort_typed(const work *w, void *temp, s
 {
     const T *ki = (const T *)w->keys_in;
     T *ko = (T *)w->keys_out;
+    const int n = (int)w->n;
     if (w->merge && w->values_in != NULL)
-        return cub::DeviceMergeSort::SortPairsCopy(temp, bytes, ki, w->values_in, ko, w->values_out, w->n,
-                                                   less_than<T>());
+        return cub::DeviceMergeSort::SortPairsCopy(temp, bytes, ki, w->values_in, ko, w->values_out, n, less_than<T>());
     if (w->merge)
-        return cub::DeviceMergeSort::SortKeysCopy(temp, bytes, ki, ko, w->n, less_than<T>());
+        return cub::DeviceMergeSort::SortKeysCopy(temp, bytes, ki, ko, n, less_than<T>());
     if (w->values_in != NULL)
-        return cub::DeviceRadixSort::SortPairs(temp, bytes, ki, ko, w->values_in, w->values_out, w->n);
-    return cub::DeviceRadixSort::SortKeys(temp, bytes, ki, ko, w->n);
+        return w->wide ? cub::DeviceRadixSort::SortPairs(temp, bytes, ki, ko, w->values_in, w->values_out, w->n)
+                       : cub::DeviceRadixSort::SortPairs(temp, bytes, ki, ko, w->values_in, w->values_out, n);
+    return w->wide ? cub::DeviceRadixSort::SortKeys(temp, bytes, ki, ko, w->n)
+                   : cub::DeviceRadixSort::SortKeys(temp, bytes, ki, ko, n);
 }
 
 /* temp == NULL: only sets bytes (CUB's size query). */
@@ -93,11 +99,17 @@ static int run_size(const lab_run *run, int64_t n, const void *ctx)
 {
     const args *a = (const args *)ctx;
     const int keys_only = a->keys_only;
-    bench_check_size(n);
     work w;
     memset(&w, 0, sizeof w);
-    w.n = (int)n;
+    w.wide = strcmp(a->offsets, "64") == 0;
     w.merge = strcmp(a->variant, "merge") == 0;
+    if (!w.wide || w.merge)
+        bench_check_size(n);
+    else if (n < 1 || n >= (1LL << 32)) { /* values are 32-bit input indices */
+        fprintf(stderr, "cub_sort: --offsets 64 takes n from 1 to 2^32 - 1 (got %lld)\n", (long long)n);
+        exit(LAB_EXIT_USAGE);
+    }
+    w.n = n;
     const int type = sort_type_of(a->type);
     if ((!w.merge && strcmp(a->variant, "radix") != 0) || (type != SORT_UINT && type != SORT_INT)) {
         fprintf(stderr, "cub_sort: --variant radix|merge and --type uint|int (got %s, %s)\n", a->variant, a->type);
@@ -132,7 +144,8 @@ static int run_size(const lab_run *run, int64_t n, const void *ctx)
         {"cub::DeviceRadixSort::SortPairs", "cub::DeviceRadixSort::SortKeys"},
         {"cub::DeviceMergeSort::SortPairsCopy", "cub::DeviceMergeSort::SortKeysCopy"}};
     char params[96];
-    snprintf(params, sizeof params, "dist=%s type=%s %s", a->dist, a->type, keys_only ? "keys" : "pairs");
+    snprintf(params, sizeof params, "dist=%s type=%s %s%s", a->dist, a->type, keys_only ? "keys" : "pairs",
+             w.wide ? " offsets=64" : "");
     bench_report(run, names[w.merge][keys_only], params, n, 2.0 * (keys_only ? 1 : 2) * (double)bytes, t, why == NULL,
                  why);
     lab_dev_free((void *)w.keys_in), lab_dev_free(w.keys_out), lab_dev_free(w.temp);
@@ -145,7 +158,8 @@ static int run_size(const lab_run *run, int64_t n, const void *ctx)
 int main(int argc, char **argv)
 {
     static const char *const variants[] = {"radix", "merge", NULL}, *const types[] = {"uint", "int", NULL};
-    args a = {.dist = "uniform", .type = "uint", .variant = "radix", .keys_only = 0};
+    static const char *const offsets[] = {"32", "64", NULL};
+    args a = {.dist = "uniform", .type = "uint", .variant = "radix", .offsets = "32", .keys_only = 0};
     const lab_opt opts[] = {
         {.name = "--dist",
          .kind = LAB_ARG_NAME,
@@ -161,6 +175,12 @@ int main(int argc, char **argv)
          .metavar = "V",
          .help = "the CUB sort"},
         {.name = "--keys-only", .kind = LAB_ARG_FLAG, .at = &a.keys_only, .help = "sort keys without values"},
+        {.name = "--offsets",
+         .kind = LAB_ARG_NAME,
+         .at = &a.offsets,
+         .names = offsets,
+         .metavar = "BITS",
+         .help = "DeviceRadixSort's item count as an int or an int64_t (to 2^32 - 1)"},
     };
     return bench_main(argc, argv, "cub_sort",
                       "CUB's sorts over -n sizes: --variant radix (DeviceRadixSort) | merge (DeviceMergeSort);\n"
