@@ -55,8 +55,7 @@ static ss_cuts cuts_of(const ss_rank *r, const ss_plan *plan)
                        .fine_base = r->fine_base_d,
                        .split_pos = r->split_pos_d,
                        .B = plan->B,
-                       .F = plan->F,
-                       .few = ss_few_fits(plan->B, plan->F) && lab_todo_note()[0] == '\0'};
+                       .F = plan->F};
     return c;
 }
 
@@ -103,9 +102,10 @@ static void count_buckets(ss_rank *R, int nlocal, const ss_plan *plan)
         ss_smem s;
         CUDA_CHECK(cudaSetDevice(r->device));
         if (r->cols > 0) {
-            count_kernel<<<r->cols, SS_BLOCK, ss_smem_carve(NULL, B, BF, 0, 0, &s), r->comm_stream>>>(
-                r->keys, r->n, r->start, r->chunk, cuts_of(r, plan), r->table_d);
-            CUDA_CHECK_LAUNCH();
+            ss_cuts cuts = cuts_of(r, plan);
+            void *args[] = {&r->keys, &r->n, &r->start, &r->chunk, &cuts, &r->table_d};
+            CUDA_CHECK(cudaLaunchKernel(ss_count_kernel(B, plan->F), dim3(r->cols), dim3(SS_BLOCK), args,
+                                        ss_smem_carve(NULL, B, BF, 0, 0, &s), r->comm_stream));
             scan_table_kernel<<<BF, 32, 0, r->comm_stream>>>(r->table_d, r->cols, r->row_prefix_d,
                                                              r->counts_d + (size_t)r->rank * BF);
             CUDA_CHECK_LAUNCH();
@@ -181,17 +181,13 @@ static void scatter_buckets(ss_rank *R, int nlocal, const ss_config *c, const ss
         ss_rank *r = &R[i];
         CUDA_CHECK(cudaSetDevice(r->device));
         CUDA_CHECK(cudaEventRecord(r->ev_scatter_begin, r->comm_stream));
-        const ss_cuts cuts = cuts_of(r, plan);
-        if (r->cols > 0 && c->with_values) {
-            (cuts.few ? split_few_pairs_kernel : scatter_pairs_kernel)<<<r->cols, SS_BLOCK, shared, r->comm_stream>>>(
-                r->keys, r->values, r->part_k, r->part_v, r->n, r->start, r->chunk, cuts, r->row_prefix_d,
-                r->send_off_d);
-            CUDA_CHECK_LAUNCH();
-        } else if (r->cols > 0) {
-            (cuts.few ? split_few_keys_kernel : scatter_keys_kernel)<<<r->cols, SS_BLOCK, shared, r->comm_stream>>>(
-                r->keys, r->part_k, r->n, r->start, r->chunk, cuts, r->row_prefix_d, r->send_off_d);
-            CUDA_CHECK_LAUNCH();
-        }
+        ss_cuts cuts = cuts_of(r, plan);
+        void *pairs[] = {&r->keys,  &r->values, &r->part_k, &r->part_v,       &r->n,
+                         &r->start, &r->chunk,  &cuts,      &r->row_prefix_d, &r->send_off_d};
+        void *keys[] = {&r->keys, &r->part_k, &r->n, &r->start, &r->chunk, &cuts, &r->row_prefix_d, &r->send_off_d};
+        if (r->cols > 0) /* the split's kernel: pairs or keys, few buckets (in registers) or not */
+            CUDA_CHECK(cudaLaunchKernel(ss_scatter_kernel(plan->B, plan->F, c->with_values), dim3(r->cols),
+                                        dim3(SS_BLOCK), c->with_values ? pairs : keys, shared, r->comm_stream));
         CUDA_CHECK(cudaEventRecord(r->ev_scatter_end, r->comm_stream));
     }
 }

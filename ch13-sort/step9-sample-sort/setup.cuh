@@ -51,7 +51,7 @@ static const char *size_grid(ss_rank *R, const ss_config *c)
     const int B = c->G * c->K, BF = B * c->F;
     ss_smem s;
     const size_t shared = ss_smem_carve(NULL, B, BF, 1, c->with_values, &s);
-    const void *scatter = c->with_values ? (const void *)scatter_pairs_kernel : (const void *)scatter_keys_kernel;
+    const void *scatter = ss_scatter_kernel(B, c->F, c->with_values); /* the one that runs: its blocks fit at once */
     const char *why = lab_fit_kernel(scatter, SS_BLOCK, shared);
     if (why == NULL)
         why = lab_fit_kernel((const void *)count_kernel, SS_BLOCK, ss_smem_carve(NULL, B, BF, 0, 0, &s));

@@ -302,15 +302,17 @@ GPU_TEST(sample_sort_gpu, cub_local_sort_and_one_rank)
     }
 }
 
-/* Up to 4 buckets and one sub-bucket each (two GPUs' default): counted and
- * split in registers (count_few, split_few), not by the tables above; tiles
- * cut short at the block's end and the share's, and ties on the splitters. */
+/* Up to 8 buckets and one sub-bucket each (two and four GPUs' default):
+ * counted and split in registers (count_few, split_few: 3 splitters held up
+ * to 4 buckets, 7 up to 8), not by the tables above; tiles cut short at the
+ * block's end and the share's, and ties on the splitters. */
 GPU_TEST(sample_sort_gpu, few_buckets_split_in_registers)
 {
+    static const int ranks[] = {2, 3, 4, 2, 4, 5}, chunks[] = {2, 1, 1, 3, 2, 1}; /* 4, 3, 4, 6, 8, 5 buckets */
     for (int dist = 0; dist < GEN_COUNT; dist++)
         for (int pairs = 0; pairs < 2; pairs++)
-            sort_and_check((sort_case){.G = 2 + (dist + pairs) % 3,
-                                       .K = (dist + pairs) % 3 == 0 ? 2 : 1,
+            sort_and_check((sort_case){.G = ranks[(dist + 3 * pairs) % 6],
+                                       .K = chunks[(dist + 3 * pairs) % 6],
                                        .with_values = pairs,
                                        .dist = dist,
                                        .N = (3 << 20) + 4096 * dist + 77 * pairs + 1,

@@ -3,9 +3,9 @@
  * share sub-bucket by sub-bucket (a multi-way split, as Fig 13.6's). Each
  * item's sub-bucket is the cut (plan_bucket_of: a binary search over the
  * splitters; with up to 4 buckets, one compare a splitter on registers) and
- * then the radix cut inside its bucket (plan_fine_of). Up to 4 buckets with
- * no radix cut (two GPUs' default) are counted and split in registers
- * instead of shared-memory tables (count_few, split_few). Included by
+ * then the radix cut inside its bucket (plan_fine_of). Up to 8 buckets with
+ * no radix cut (two and four GPUs' default) are counted and split in
+ * registers instead of shared-memory tables (count_few, split_few). Included by
  * sample_sort.cu. */
 #ifndef SS_PARTITION_CUH
 #define SS_PARTITION_CUH
@@ -25,7 +25,6 @@ typedef struct {
     const unsigned int *split_key, *shift, *fine_base;
     const uint64_t *split_pos;
     int B, F;
-    int few; /* few buckets, no radix cut, no TODO open: counted and split in registers (ss_few_fits) */
 } ss_cuts;
 
 /* Key i of the sample is the key at position pos[i] of the share; the unused ones sort last. */
@@ -43,7 +42,7 @@ __global__ void take_sample_kernel(const unsigned int *keys, const int64_t *pos,
 typedef struct {
     uint64_t *split_pos;             /* [B - 1] */
     uint64_t *run;                   /* [BF]: scatter: where the block's next key of sub-bucket x goes */
-    uint64_t *warp_total;            /* [SS_WARPS]: scatter, few buckets: each warp's packed counts */
+    uint64_t *warp_total;            /* [2][SS_WARPS]: scatter, few buckets: each warp's packed counts */
     unsigned int *split_key;         /* [B - 1] */
     unsigned int *shift, *fine_base; /* [B] */
     unsigned int *hist;              /* [BF]: count: the block's keys per sub-bucket */
@@ -70,7 +69,7 @@ static __host__ __device__ size_t ss_smem_carve(void *base, int B, int BF, int s
     const size_t u64 = sizeof(uint64_t), u32 = sizeof(unsigned int);
     s->split_pos = (uint64_t *)ss_take(at, &used, u64 * (size_t)(B - 1));
     s->run = (uint64_t *)ss_take(at, &used, scatter ? u64 * (size_t)BF : 0);
-    s->warp_total = (uint64_t *)ss_take(at, &used, scatter ? u64 * SS_WARPS : 0);
+    s->warp_total = (uint64_t *)ss_take(at, &used, scatter ? u64 * 2 * SS_WARPS : 0);
     s->split_key = (unsigned int *)ss_take(at, &used, u32 * (size_t)(B - 1));
     s->shift = (unsigned int *)ss_take(at, &used, u32 * (size_t)B);
     s->fine_base = (unsigned int *)ss_take(at, &used, u32 * (size_t)B);
@@ -112,19 +111,21 @@ static __device__ __forceinline__ void load_share_tile(const unsigned int *keys,
 }
 
 #define SS_HELD_SPLITS 3 /* up to 4 buckets (two GPUs, two chunks each): the splitters held in registers */
+#define SS_FEW_SPLITS  7 /* up to 8 buckets (four GPUs): held too, where counted and split in registers */
 
-/* The splitters as each thread holds them when there are few (B <= 4), so
- * that finding a bucket reads no memory; the ones past B - 1 are the largest
- * item, which no item reaches. */
+/* The splitters as each thread holds them when there are few (B <= 4, or 8
+ * for count_few and split_few), so that finding a bucket reads no memory;
+ * the ones past B - 1 are the largest item, which no item reaches. H, here
+ * and below, is how many are held: SS_HELD_SPLITS or SS_FEW_SPLITS. */
 typedef struct {
-    unsigned int key[SS_HELD_SPLITS];
-    uint64_t pos[SS_HELD_SPLITS];
+    unsigned int key[SS_FEW_SPLITS];
+    uint64_t pos[SS_FEW_SPLITS];
 } ss_held;
 
-static __device__ __forceinline__ void hold_splits(const ss_cuts *c, ss_held *h)
+static __device__ __forceinline__ void hold_splits(const ss_cuts *c, ss_held *h, const int H)
 {
 #pragma unroll
-    for (int t = 0; t < SS_HELD_SPLITS; t++) {
+    for (int t = 0; t < H; t++) {
         h->key[t] = t + 1 < c->B ? c->split_key[t] : 0xFFFFFFFFu;
         h->pos[t] = t + 1 < c->B ? c->split_pos[t] : ~0ull;
     }
@@ -140,10 +141,10 @@ static __device__ __forceinline__ uint64_t tile_item(unsigned int key, int x)
 
 /* Each held splitter as the least tile item at or above it: splitter t is <=
  * item x exactly when tile_item(key, x) >= at[t], one 64-bit compare. */
-static __device__ __forceinline__ void held_thresholds(const ss_held *h, int64_t pos_lo, uint64_t *at)
+static __device__ __forceinline__ void held_thresholds(const ss_held *h, int64_t pos_lo, uint64_t *at, const int H)
 {
 #pragma unroll
-    for (int t = 0; t < SS_HELD_SPLITS; t++) {
+    for (int t = 0; t < H; t++) {
         const uint64_t p = h->pos[t], lo = (uint64_t)pos_lo; /* the tile's items of key[t] from x on */
         const unsigned int x = p <= lo ? 0 : p - lo >= (uint64_t)SS_TILE ? SS_TILE : (unsigned int)(p - lo);
         at[t] = ((uint64_t)h->key[t] << SS_TILE_BITS) + x; /* x = SS_TILE: none, the next key's first */
@@ -151,11 +152,11 @@ static __device__ __forceinline__ void held_thresholds(const ss_held *h, int64_t
 }
 
 /* The bucket of a tile item among held splitters: how many are <= it. */
-static __device__ __forceinline__ int held_bucket(uint64_t item, const uint64_t *at)
+static __device__ __forceinline__ int held_bucket(uint64_t item, const uint64_t *at, const int H)
 {
     int b = 0;
 #pragma unroll
-    for (int t = 0; t < SS_HELD_SPLITS; t++)
+    for (int t = 0; t < H; t++)
         b += item >= at[t]; /* splitter t <= the item */
     return b;
 }
@@ -170,13 +171,13 @@ static __device__ __forceinline__ void find_sub_buckets(const unsigned int *key,
 {
     const int base = (threadIdx.x >> 5) * SS_SEGMENT + (threadIdx.x & 31), held = B <= SS_HELD_SPLITS + 1;
     uint64_t at[SS_HELD_SPLITS];
-    held_thresholds(h, pos_lo, at);
+    held_thresholds(h, pos_lo, at, SS_HELD_SPLITS);
 #pragma unroll
     for (int j = 0; j < SS_ITEMS; j++) {
         const int x = base + j * 32;
         int b = 0;
         if (held)
-            b = held_bucket(tile_item(key[j], x), at);
+            b = held_bucket(tile_item(key[j], x), at, SS_HELD_SPLITS);
         else if (x < tile_n)
             b = plan_bucket_of(key[j], (uint64_t)(pos_lo + x), s->split_key, s->split_pos, B - 1);
         const int f = F > 1 ? plan_fine_of(key[j], s->shift[b], s->fine_base[b]) : 0; /* one sub-bucket: no cut */
@@ -260,16 +261,22 @@ static __device__ __forceinline__ void count_tile(const int *sub, int BF, unsign
 
 /* ---- few buckets, no radix cut: counted and split in registers ----------------------- */
 
-/* The default on two GPUs (two chunks each): up to 4 buckets, their
- * splitters held in registers, one sub-bucket each. The count and the
+/* The default on two and four GPUs (two chunks each): up to 8 buckets,
+ * their splitters held in registers, one sub-bucket each. The count and the
  * scatter then need no per-tile table in shared memory, no votes and no
  * atomics: each thread keeps its counts in registers (count_few,
- * split_few). Not while a TODO of the step is open (cuts_of): then every
- * split runs count_tile and rank_in_warp, so a student's code runs, and is
- * checked, in every configuration. */
+ * split_few), H = 3 splitters for up to 4 buckets, 7 for up to 8. Not while
+ * a TODO of the step is open (ss_few_on): then every split runs count_tile
+ * and rank_in_warp, so a student's code runs, and is checked, in every
+ * configuration. */
 static __host__ __device__ __forceinline__ int ss_few_fits(int B, int F)
 {
-    return B <= SS_HELD_SPLITS + 1 && F == 1;
+    return B <= SS_FEW_SPLITS + 1 && F == 1;
+}
+
+static int ss_few_on(int B, int F)
+{
+    return ss_few_fits(B, F) && lab_todo_note()[0] == '\0';
 }
 
 /* count_tile for few buckets: each thread counts, over all of the block's
@@ -277,27 +284,29 @@ static __host__ __device__ __forceinline__ int ss_few_fits(int B, int F)
  * above splitter b - 1 less those at or above splitter b. Then the block's
  * sums to s_hist[0 .. B-1] as counts per bucket. */
 static __device__ __forceinline__ void count_few(const unsigned int *keys, int64_t start, int64_t lo, int64_t hi,
-                                                 const ss_held *h, int B, unsigned int *s_hist)
+                                                 const ss_cuts *cuts, unsigned int *s_hist, const int H)
 {
-    unsigned int above[SS_HELD_SPLITS] = {0};
-    const int base = (threadIdx.x >> 5) * SS_SEGMENT + (threadIdx.x & 31);
+    unsigned int above[SS_FEW_SPLITS] = {0};
+    const int base = (threadIdx.x >> 5) * SS_SEGMENT + (threadIdx.x & 31), B = cuts->B;
+    ss_held h;
+    hold_splits(cuts, &h, H);
     for (int64_t tile_lo = lo; tile_lo < hi; tile_lo += SS_TILE) {
         const int tile_n = (int)min((int64_t)SS_TILE, hi - tile_lo);
         unsigned int key[SS_ITEMS];
-        uint64_t at[SS_HELD_SPLITS];
+        uint64_t at[SS_FEW_SPLITS];
         load_share_tile(keys, NULL, tile_lo, tile_n, key, NULL, 0);
-        held_thresholds(h, start + tile_lo, at);
+        held_thresholds(&h, start + tile_lo, at, H);
 #pragma unroll
         for (int j = 0; j < SS_ITEMS; j++) {
             const int x = base + j * 32;
             const uint64_t item = tile_item(key[j], x);
 #pragma unroll
-            for (int t = 0; t < SS_HELD_SPLITS; t++)
+            for (int t = 0; t < H; t++)
                 above[t] += x < tile_n && item >= at[t]; /* splitter t <= the item */
         }
     }
 #pragma unroll
-    for (int t = 0; t < SS_HELD_SPLITS; t++) { /* the warp's sums, then the block's */
+    for (int t = 0; t < H; t++) { /* the warp's sums, then the block's */
         for (int d = 16; d > 0; d >>= 1)
             above[t] += __shfl_xor_sync(0xffffffffu, above[t], d);
         if ((threadIdx.x & 31) == 0 && t + 1 < B)
@@ -313,35 +322,65 @@ static __device__ __forceinline__ void count_few(const unsigned int *keys, int64
 }
 
 /* count_buckets: block b counts its chunk's keys per sub-bucket; the table is
- * sub-bucket-major (row = sub-bucket, column = block), as Fig 13.6's. */
-__global__ void count_kernel(const unsigned int *keys, int64_t n, int64_t start, int64_t chunk, ss_cuts cuts,
-                             unsigned int *table)
+ * sub-bucket-major (row = sub-bucket, column = block), as Fig 13.6's. H = 0:
+ * tile by tile (count_tile); H > 0: few buckets, H splitters held (count_few). */
+static __device__ __forceinline__ void count_body(const unsigned int *keys, int64_t n, int64_t start, int64_t chunk,
+                                                  const ss_cuts *cuts, unsigned int *table, const int H)
 {
     extern __shared__ uint64_t s_mem[];
     ss_smem s;
-    const int BF = cuts.B * cuts.F;
-    ss_smem_carve(s_mem, cuts.B, BF, 0, 0, &s);
-    load_cuts(&cuts, &s);
-    ss_held h;
-    hold_splits(&cuts, &h);
+    const int BF = cuts->B * cuts->F;
+    ss_smem_carve(s_mem, cuts->B, BF, 0, 0, &s);
     for (int x = threadIdx.x; x < BF; x += blockDim.x)
         s.hist[x] = 0;
-    __syncthreads();
     const int64_t lo = blockIdx.x * chunk, hi = min(n, lo + chunk);
-    if (cuts.few)
-        count_few(keys, start, lo, hi, &h, cuts.B, s.hist);
-    else
+    if (H > 0) {
+        __syncthreads();
+        count_few(keys, start, lo, hi, cuts, s.hist, H);
+    } else {
+        load_cuts(cuts, &s);
+        ss_held h;
+        hold_splits(cuts, &h, SS_HELD_SPLITS);
+        __syncthreads();
         for (int64_t tile_lo = lo; tile_lo < hi; tile_lo += SS_TILE) {
             const int tile_n = (int)min((int64_t)SS_TILE, hi - tile_lo);
             unsigned int key[SS_ITEMS];
             int sub[SS_ITEMS];
             load_share_tile(keys, NULL, tile_lo, tile_n, key, NULL, 0);
-            find_sub_buckets(key, start + tile_lo, tile_n, &h, &s, cuts.B, cuts.F, sub);
+            find_sub_buckets(key, start + tile_lo, tile_n, &h, &s, cuts->B, cuts->F, sub);
             count_tile(sub, BF, s.hist);
         }
+    }
     __syncthreads();
     for (int x = threadIdx.x; x < BF; x += blockDim.x)
         table[(size_t)x * gridDim.x + blockIdx.x] = s.hist[x];
+}
+
+__global__ void count_kernel(const unsigned int *keys, int64_t n, int64_t start, int64_t chunk, ss_cuts cuts,
+                             unsigned int *table)
+{
+    count_body(keys, n, start, chunk, &cuts, table, 0);
+}
+
+/* register caps: as many blocks a SM as the split that follows (split_few_keys_kernel, split_eight_keys_kernel) */
+__global__ void __launch_bounds__(SS_BLOCK, 4) count_few_kernel(const unsigned int *keys, int64_t n, int64_t start,
+                                                                int64_t chunk, ss_cuts cuts, unsigned int *table)
+{
+    count_body(keys, n, start, chunk, &cuts, table, SS_HELD_SPLITS);
+}
+
+__global__ void __launch_bounds__(SS_BLOCK, 3) count_eight_kernel(const unsigned int *keys, int64_t n, int64_t start,
+                                                                  int64_t chunk, ss_cuts cuts, unsigned int *table)
+{
+    count_body(keys, n, start, chunk, &cuts, table, SS_FEW_SPLITS);
+}
+
+/* The count kernel for B buckets of F sub-buckets each. */
+static const void *ss_count_kernel(int B, int F)
+{
+    if (!ss_few_on(B, F))
+        return (const void *)count_kernel;
+    return B <= SS_HELD_SPLITS + 1 ? (const void *)count_few_kernel : (const void *)count_eight_kernel;
 }
 
 /* Row x of the table, one warp per sub-bucket: where each block's keys of it
@@ -483,14 +522,24 @@ static __device__ __forceinline__ void load_blocked_tile(const unsigned int *src
 
 #define SS_FIELD 16 /* bits of one bucket's count in a packed word: a tile's 4096 keys fit */
 
-/* Bucket b's count in a packed word (4 buckets, 16 bits each). */
-static __device__ __forceinline__ unsigned int field_of(uint64_t w, int b)
+/* Bucket b's count in packed words: 16 bits a bucket, buckets 0-3 in w[0],
+ * 4-7 in w[1] (used only when H > 3). */
+static __device__ __forceinline__ unsigned int field_of(const uint64_t *w, int b, const int H)
 {
-    return (unsigned int)(w >> (SS_FIELD * b)) & 0xffffu;
+    return (unsigned int)((H > 3 && b >= 4 ? w[1] : w[0]) >> (SS_FIELD * (b & 3))) & 0xffffu;
 }
 
-/* The packed counts of the threads before this one in the block (the
- * warp's scan by shuffles, then the warps' totals), and the tile's in *total. */
+/* v added to bucket b's field of packed words. */
+static __device__ __forceinline__ void add_field(uint64_t *w, int b, unsigned int v, const int H)
+{
+    const uint64_t add = (uint64_t)v << (SS_FIELD * (b & 3));
+    w[0] += H > 3 && b >= 4 ? 0 : add;
+    if (H > 3)
+        w[1] += b >= 4 ? add : 0;
+}
+
+/* A packed word summed over the threads before this one in the block (the
+ * warp's scan by shuffles, then the warps' totals), and over the tile in *total. */
 static __device__ __forceinline__ uint64_t block_scan_packed(uint64_t mine, uint64_t *warp_total, uint64_t *total)
 {
     const unsigned int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -514,25 +563,29 @@ static __device__ __forceinline__ uint64_t block_scan_packed(uint64_t mine, uint
     return before + upto - mine;
 }
 
-/* One of four values by a bucket number, kept in registers. */
-static __device__ __forceinline__ uint64_t pick(const uint64_t *v, int b)
+/* One of H + 1 values by a bucket number, kept in registers. */
+static __device__ __forceinline__ uint64_t pick(const uint64_t *v, int b, const int H)
 {
-    return b == 0 ? v[0] : b == 1 ? v[1] : b == 2 ? v[2] : v[3];
+    uint64_t r = v[0];
+#pragma unroll
+    for (int t = 1; t <= H; t++)
+        r = b == t ? v[t] : r;
+    return r;
 }
 
 /* Each blocked item's bucket among few (held_bucket; B: a missing item), four
  * bits an item in one word, and the thread's packed count of each bucket. */
 static __device__ __forceinline__ uint64_t find_few_buckets(const unsigned int *key, int tile_n, const uint64_t *at,
-                                                            int B, uint64_t *mine)
+                                                            int B, uint64_t *mine, const int H)
 {
     const int x0 = threadIdx.x * SS_ITEMS;
     uint64_t buckets = 0;
-    *mine = 0;
+    mine[0] = mine[1] = 0;
 #pragma unroll
     for (int j = 0; j < SS_ITEMS; j++) {
-        const int b = x0 + j < tile_n ? held_bucket(tile_item(key[j], x0 + j), at) : B;
+        const int b = x0 + j < tile_n ? held_bucket(tile_item(key[j], x0 + j), at, H) : B;
         buckets |= (uint64_t)b << (4 * j);
-        *mine += b < B ? 1ull << (SS_FIELD * b) : 0;
+        add_field(mine, b, b < B, H);
     }
     return buckets;
 }
@@ -541,22 +594,22 @@ static __device__ __forceinline__ uint64_t find_few_buckets(const unsigned int *
  * (first[b], a scan of the tile's counts), the bucket's items of the threads
  * before this one (place), and of this thread's items before it. */
 static __device__ __forceinline__ void stage_few(const unsigned int *key, const unsigned int *val, uint64_t buckets,
-                                                 uint64_t place, uint64_t total, int B, uint64_t *first,
-                                                 const ss_smem *s, const int has_values)
+                                                 uint64_t *place, const uint64_t *total, int B, uint64_t *first,
+                                                 const ss_smem *s, const int has_values, const int H)
 {
     unsigned int run = 0;
 #pragma unroll
-    for (int b = 0; b <= SS_HELD_SPLITS; b++) {
+    for (int b = 0; b <= H; b++) {
         first[b] = run;
-        place += (uint64_t)run << (SS_FIELD * b);
-        run += field_of(total, b);
+        add_field(place, b, run, H);
+        run += field_of(total, b, H);
     }
 #pragma unroll
     for (int j = 0; j < SS_ITEMS; j++) {
         const int b = (int)(buckets >> (4 * j)) & 15;
         if (b < B) {
-            const unsigned int to = field_of(place, b);
-            place += 1ull << (SS_FIELD * b);
+            const unsigned int to = field_of(place, b, H);
+            add_field(place, b, 1, H);
             s->stage_k[to] = key[j];
             if (has_values)
                 s->stage_v[to] = val[j];
@@ -566,35 +619,42 @@ static __device__ __forceinline__ void stage_few(const unsigned int *key, const 
 
 /* The staged tile out (as write_tile), each bucket's keys to consecutive
  * addresses from the block's cursor; then the cursors move on. */
-static __device__ __forceinline__ void write_few(const ss_smem *s, int tile_n, const uint64_t *first, uint64_t total,
-                                                 uint64_t *cursor, unsigned int *part_k, unsigned int *part_v,
-                                                 const int has_values)
+static __device__ __forceinline__ void write_few(const ss_smem *s, int tile_n, const uint64_t *first,
+                                                 const uint64_t *total, uint64_t *cursor, unsigned int *part_k,
+                                                 unsigned int *part_v, const int has_values, const int H)
 {
     for (int i = threadIdx.x; i < tile_n; i += SS_BLOCK) {
-        const int b = (i >= (int)first[1]) + (i >= (int)first[2]) + (i >= (int)first[3]);
-        const uint64_t to = pick(cursor, b) + (uint64_t)(i - (int)pick(first, b));
+        int b = 0;
+#pragma unroll
+        for (int t = 1; t <= H; t++)
+            b += i >= (int)first[t];
+        const uint64_t to = pick(cursor, b, H) + (uint64_t)(i - (int)pick(first, b, H));
         part_k[to] = s->stage_k[i];
         if (has_values)
             part_v[to] = s->stage_v[i];
     }
 #pragma unroll
-    for (int b = 0; b <= SS_HELD_SPLITS; b++)
-        cursor[b] += field_of(total, b);
+    for (int b = 0; b <= H; b++)
+        cursor[b] += field_of(total, b, H);
 }
 
 /* scatter_body for few buckets: tile by tile, each thread finds its blocked
- * items' buckets and counts them packed in one word; a block scan of the
- * words gives each item its place in the staged tile (stable: threads and
- * items in input order); the staged tile goes out bucket by bucket. The next
- * tile is read into the registers the staged one left while it goes out. */
+ * items' buckets and counts them packed; a block scan of the packed words
+ * gives each item its place in the staged tile (stable: threads and items in
+ * input order); the staged tile goes out bucket by bucket. The next tile is
+ * read into the registers the staged one left while it goes out. */
 static __device__ __forceinline__ void split_few(const unsigned int *keys, const unsigned int *values,
                                                  unsigned int *part_k, unsigned int *part_v, int64_t start, int64_t lo,
-                                                 int64_t hi, const ss_held *h, int B, const uint64_t *row_prefix,
-                                                 const int64_t *send_off, const ss_smem *s, const int has_values)
+                                                 int64_t hi, const ss_cuts *cuts, const uint64_t *row_prefix,
+                                                 const int64_t *send_off, const ss_smem *s, const int has_values,
+                                                 const int H)
 {
-    uint64_t cursor[SS_HELD_SPLITS + 1]; /* where the block's next key of bucket b goes in part */
+    const int B = cuts->B;
+    ss_held h;
+    hold_splits(cuts, &h, H);
+    uint64_t cursor[SS_FEW_SPLITS + 1]; /* where the block's next key of bucket b goes in part */
 #pragma unroll
-    for (int b = 0; b <= SS_HELD_SPLITS; b++)
+    for (int b = 0; b <= H; b++)
         cursor[b] = b < B ? (uint64_t)send_off[b] + row_prefix[(size_t)b * gridDim.x + blockIdx.x] : 0;
     unsigned int key[SS_ITEMS], val[SS_ITEMS];
     for (int64_t tile_lo = lo; tile_lo < hi; tile_lo += SS_TILE) {
@@ -604,11 +664,12 @@ static __device__ __forceinline__ void split_few(const unsigned int *keys, const
             if (has_values)
                 load_blocked_tile(values, tile_lo, tile_n, val);
         }
-        uint64_t at[SS_HELD_SPLITS], mine, total, first[SS_HELD_SPLITS + 1];
-        held_thresholds(h, start + tile_lo, at);
-        const uint64_t buckets = find_few_buckets(key, tile_n, at, B, &mine);
-        const uint64_t place = block_scan_packed(mine, s->warp_total, &total);
-        stage_few(key, val, buckets, place, total, B, first, s, has_values);
+        uint64_t at[SS_FEW_SPLITS], mine[2], place[2], total[2] = {0, 0}, first[SS_FEW_SPLITS + 1];
+        held_thresholds(&h, start + tile_lo, at, H);
+        const uint64_t buckets = find_few_buckets(key, tile_n, at, B, mine, H);
+        place[0] = block_scan_packed(mine[0], s->warp_total, &total[0]);
+        place[1] = H > 3 ? block_scan_packed(mine[1], s->warp_total + SS_WARPS, &total[1]) : 0;
+        stage_few(key, val, buckets, place, total, B, first, s, has_values, H);
         __syncthreads();
         const int64_t next = tile_lo + SS_TILE; /* read while this tile goes out */
         if (next < hi) {
@@ -616,7 +677,7 @@ static __device__ __forceinline__ void split_few(const unsigned int *keys, const
             if (has_values)
                 load_blocked_tile(values, next, (int)min((int64_t)SS_TILE, hi - next), val);
         }
-        write_few(s, tile_n, first, total, cursor, part_k, part_v, has_values);
+        write_few(s, tile_n, first, total, cursor, part_k, part_v, has_values, H);
         __syncthreads(); /* the staged tile and the warps' totals are written again next tile */
     }
 }
@@ -638,7 +699,7 @@ static __device__ __forceinline__ void scatter_body(const unsigned int *keys, co
     ss_smem_carve(s_mem, cuts->B, BF, 1, has_values, &s);
     load_cuts(cuts, &s);
     ss_held h;
-    hold_splits(cuts, &h);
+    hold_splits(cuts, &h, SS_HELD_SPLITS);
     for (int x = threadIdx.x; x < BF; x += blockDim.x)
         s.run[x] = (uint64_t)send_off[x] + row_prefix[(size_t)x * gridDim.x + blockIdx.x];
     const int64_t lo = blockIdx.x * chunk, hi = min(n, lo + chunk);
@@ -684,27 +745,27 @@ __global__ void __launch_bounds__(SS_BLOCK, 3)
     scatter_body(keys, values, part_k, part_v, n, start, chunk, &cuts, row_prefix, send_off, 1);
 }
 
-/* The scatter for few buckets (cuts.few), kernels of their own: their registers are not the general split's. */
+/* The scatter for few buckets (ss_few_on), kernels of their own: their
+ * registers are not the general split's, and up to 8 buckets (H = 7) take
+ * more than up to 4. */
 static __device__ __forceinline__ void split_few_body(const unsigned int *keys, const unsigned int *values,
                                                       unsigned int *part_k, unsigned int *part_v, int64_t n,
                                                       int64_t start, int64_t chunk, const ss_cuts *cuts,
                                                       const uint64_t *row_prefix, const int64_t *send_off,
-                                                      const int has_values)
+                                                      const int has_values, const int H)
 {
     extern __shared__ uint64_t s_mem[];
     ss_smem s;
     ss_smem_carve(s_mem, cuts->B, cuts->B, 1, has_values, &s);
-    ss_held h;
-    hold_splits(cuts, &h);
     const int64_t lo = blockIdx.x * chunk, hi = min(n, lo + chunk);
-    split_few(keys, values, part_k, part_v, start, lo, hi, &h, cuts->B, row_prefix, send_off, &s, has_values);
+    split_few(keys, values, part_k, part_v, start, lo, hi, cuts, row_prefix, send_off, &s, has_values, H);
 }
 
 __global__ void __launch_bounds__(SS_BLOCK, 4)
     split_few_keys_kernel(const unsigned int *keys, unsigned int *part_k, int64_t n, int64_t start, int64_t chunk,
                           ss_cuts cuts, const uint64_t *row_prefix, const int64_t *send_off)
 {
-    split_few_body(keys, NULL, part_k, NULL, n, start, chunk, &cuts, row_prefix, send_off, 0);
+    split_few_body(keys, NULL, part_k, NULL, n, start, chunk, &cuts, row_prefix, send_off, 0, SS_HELD_SPLITS);
 }
 
 __global__ void __launch_bounds__(SS_BLOCK, 3)
@@ -712,7 +773,32 @@ __global__ void __launch_bounds__(SS_BLOCK, 3)
                            unsigned int *part_v, int64_t n, int64_t start, int64_t chunk, ss_cuts cuts,
                            const uint64_t *row_prefix, const int64_t *send_off)
 {
-    split_few_body(keys, values, part_k, part_v, n, start, chunk, &cuts, row_prefix, send_off, 1);
+    split_few_body(keys, values, part_k, part_v, n, start, chunk, &cuts, row_prefix, send_off, 1, SS_HELD_SPLITS);
+}
+
+__global__ void __launch_bounds__(SS_BLOCK, 3)
+    split_eight_keys_kernel(const unsigned int *keys, unsigned int *part_k, int64_t n, int64_t start, int64_t chunk,
+                            ss_cuts cuts, const uint64_t *row_prefix, const int64_t *send_off)
+{
+    split_few_body(keys, NULL, part_k, NULL, n, start, chunk, &cuts, row_prefix, send_off, 0, SS_FEW_SPLITS);
+}
+
+__global__ void __launch_bounds__(SS_BLOCK, 2)
+    split_eight_pairs_kernel(const unsigned int *keys, const unsigned int *values, unsigned int *part_k,
+                             unsigned int *part_v, int64_t n, int64_t start, int64_t chunk, ss_cuts cuts,
+                             const uint64_t *row_prefix, const int64_t *send_off)
+{
+    split_few_body(keys, values, part_k, part_v, n, start, chunk, &cuts, row_prefix, send_off, 1, SS_FEW_SPLITS);
+}
+
+/* The scatter kernel a split runs (size_grid sizes its grid by it): pairs or keys, few buckets or not. */
+static const void *ss_scatter_kernel(int B, int F, int has_values)
+{
+    if (!ss_few_on(B, F))
+        return has_values ? (const void *)scatter_pairs_kernel : (const void *)scatter_keys_kernel;
+    if (B <= SS_HELD_SPLITS + 1)
+        return has_values ? (const void *)split_few_pairs_kernel : (const void *)split_few_keys_kernel;
+    return has_values ? (const void *)split_eight_pairs_kernel : (const void *)split_eight_keys_kernel;
 }
 
 #endif
