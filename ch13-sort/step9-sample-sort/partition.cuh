@@ -544,16 +544,6 @@ static __device__ __forceinline__ uint64_t block_scan_packed(uint64_t mine, uint
     return before + upto - mine;
 }
 
-/* One of H + 1 values by a bucket number, kept in registers. */
-static __device__ __forceinline__ uint64_t pick(const uint64_t *v, int b, const int H)
-{
-    uint64_t r = v[0];
-#pragma unroll
-    for (int t = 1; t <= H; t++)
-        r = b == t ? v[t] : r;
-    return r;
-}
-
 /* Each blocked item's bucket among few (held_bucket; B: a missing item), four
  * bits an item in one word, and the thread's packed count of each bucket. */
 static __device__ __forceinline__ uint64_t find_few_buckets(const unsigned int *key, int tile_n, const uint64_t *at,
@@ -598,25 +588,24 @@ static __device__ __forceinline__ void stage_few(const unsigned int *key, const 
     }
 }
 
-/* The staged tile out (as write_tile), each bucket's keys to consecutive
- * addresses from the block's cursor; then the cursors move on. */
-static __device__ __forceinline__ void write_few(const ss_smem *s, int tile_n, const uint64_t *first,
-                                                 const uint64_t *total, uint64_t *cursor, unsigned int *part_k,
-                                                 unsigned int *part_v, const int has_values, const int H)
+/* The staged tile out bucket by bucket: bucket b's run of it, from first[b],
+ * to consecutive addresses from the block's cursor (consecutive threads,
+ * consecutive addresses: no search for an item's bucket); then the cursor
+ * moves on. */
+static __device__ __forceinline__ void write_few(const ss_smem *s, const uint64_t *first, const uint64_t *total,
+                                                 uint64_t *cursor, unsigned int *part_k, unsigned int *part_v,
+                                                 const int has_values, const int H)
 {
-    for (int i = threadIdx.x; i < tile_n; i += SS_BLOCK) {
-        int b = 0;
 #pragma unroll
-        for (int t = 1; t <= H; t++)
-            b += i >= (int)first[t];
-        const uint64_t to = pick(cursor, b, H) + (uint64_t)(i - (int)pick(first, b, H));
-        part_k[to] = s->stage_k[i];
-        if (has_values)
-            part_v[to] = s->stage_v[i];
+    for (int b = 0; b <= H; b++) {
+        const int from = (int)first[b], n = (int)field_of(total, b, H);
+        for (int i = threadIdx.x; i < n; i += SS_BLOCK) {
+            part_k[cursor[b] + i] = s->stage_k[from + i];
+            if (has_values)
+                part_v[cursor[b] + i] = s->stage_v[from + i];
+        }
+        cursor[b] += n;
     }
-#pragma unroll
-    for (int b = 0; b <= H; b++)
-        cursor[b] += field_of(total, b, H);
 }
 
 /* scatter_body for few buckets: tile by tile, each thread finds its blocked
@@ -658,7 +647,7 @@ static __device__ __forceinline__ void split_few(const unsigned int *keys, const
             if (has_values)
                 load_blocked_tile(values, next, (int)min((int64_t)SS_TILE, hi - next), val);
         }
-        write_few(s, tile_n, first, total, cursor, part_k, part_v, has_values, H);
+        write_few(s, first, total, cursor, part_k, part_v, has_values, H);
         __syncthreads(); /* the staged tile and the warps' totals are written again next tile */
     }
 }
