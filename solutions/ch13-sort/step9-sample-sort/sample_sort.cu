@@ -398,7 +398,9 @@ const ss_step sample_sort_step_info = {
      * --local onesweep --fine F is step 7's over the radix cut's segments */
     /* the first chunk's weight: its round's exchange is the wait before the first sort, and the sort
      * of it must outlast the next round's exchange; best where they meet, f / (1 - f) = exchange /
-     * sort time: 3.4 / 11.4 ms for keys, 6.9 / 18.0 for pairs on two H200s (docs/ch13-sort.md) */
+     * sort time: 3.4 / 11.4 ms for keys, 6.9 / 18.0 for pairs on two H200s at 881d6e0. Since then
+     * 2.9 / 11.4 and 5.7 / 16.0 would say 0.25 and 0.36, and 20, 25 and 30 % measured alike
+     * (docs/ch13-sort.md), so these stay */
     .defaults = {.G = 1, .K = 0, .F = 0, .S = 4096, .first_weight = 0.3, .slack = 0.10, .local = SS_LOCAL_CUB},
     .first_weight_pairs = 0.4,
     .reference_max_n = 1 << 28,
