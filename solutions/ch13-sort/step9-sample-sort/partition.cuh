@@ -279,6 +279,16 @@ static int ss_few_on(int B, int F)
     return ss_few_fits(B, F) && lab_todo_note()[0] == '\0';
 }
 
+/* The splitters a split holds in registers: 0 (the tables' split), 3 for up
+ * to 4 buckets, 7 for up to 8. The count and the scatter pick their kernels
+ * by it, so the two always take the same path. */
+static int ss_few_held(int B, int F)
+{
+    if (!ss_few_on(B, F))
+        return 0;
+    return B <= SS_HELD_SPLITS + 1 ? SS_HELD_SPLITS : SS_FEW_SPLITS;
+}
+
 /* count_tile for few buckets: each thread counts, over all of the block's
  * tiles, its items at or above each held splitter; bucket b holds those at or
  * above splitter b - 1 less those at or above splitter b. Then the block's
@@ -378,9 +388,10 @@ __global__ void __launch_bounds__(SS_BLOCK, 3) count_eight_kernel(const unsigned
 /* The count kernel for B buckets of F sub-buckets each. */
 static const void *ss_count_kernel(int B, int F)
 {
-    if (!ss_few_on(B, F))
-        return (const void *)count_kernel;
-    return B <= SS_HELD_SPLITS + 1 ? (const void *)count_few_kernel : (const void *)count_eight_kernel;
+    const int H = ss_few_held(B, F);
+    return H == 0                ? (const void *)count_kernel
+           : H == SS_HELD_SPLITS ? (const void *)count_few_kernel
+                                 : (const void *)count_eight_kernel;
 }
 
 /* Row x of the table, one warp per sub-bucket: where each block's keys of it
@@ -646,13 +657,13 @@ static __device__ __forceinline__ void split_few(const unsigned int *keys, const
     for (int b = 0; b <= H; b++)
         cursor[b] = b < B ? (uint64_t)send_off[b] + row_prefix[(size_t)b * gridDim.x + blockIdx.x] : 0;
     unsigned int key[SS_ITEMS], val[SS_ITEMS];
+    if (lo < hi) {
+        load_blocked_tile(keys, lo, (int)min((int64_t)SS_TILE, hi - lo), key);
+        if (has_values)
+            load_blocked_tile(values, lo, (int)min((int64_t)SS_TILE, hi - lo), val);
+    }
     for (int64_t tile_lo = lo; tile_lo < hi; tile_lo += SS_TILE) {
         const int tile_n = (int)min((int64_t)SS_TILE, hi - tile_lo);
-        if (tile_lo == lo) {
-            load_blocked_tile(keys, tile_lo, tile_n, key);
-            if (has_values)
-                load_blocked_tile(values, tile_lo, tile_n, val);
-        }
         uint64_t at[SS_FEW_SPLITS], mine[2], place[2], total[2] = {0, 0}, first[SS_FEW_SPLITS + 1];
         held_thresholds(&h, start + tile_lo, at, H);
         const uint64_t buckets = find_few_buckets(key, tile_n, at, B, mine, H);
@@ -783,9 +794,10 @@ __global__ void __launch_bounds__(SS_BLOCK, 2)
 /* The scatter kernel a split runs (size_grid sizes its grid by it): pairs or keys, few buckets or not. */
 static const void *ss_scatter_kernel(int B, int F, int has_values)
 {
-    if (!ss_few_on(B, F))
+    const int H = ss_few_held(B, F);
+    if (H == 0)
         return has_values ? (const void *)scatter_pairs_kernel : (const void *)scatter_keys_kernel;
-    if (B <= SS_HELD_SPLITS + 1)
+    if (H == SS_HELD_SPLITS)
         return has_values ? (const void *)split_few_pairs_kernel : (const void *)split_few_keys_kernel;
     return has_values ? (const void *)split_eight_pairs_kernel : (const void *)split_eight_keys_kernel;
 }

@@ -53,7 +53,7 @@ static const char *size_grid(ss_rank *R, const ss_config *c)
     const void *scatter = ss_scatter_kernel(B, c->F, c->with_values); /* the one that runs: its blocks fit at once */
     const char *why = lab_fit_kernel(scatter, SS_BLOCK, shared);
     if (why == NULL)
-        why = lab_fit_kernel((const void *)count_kernel, SS_BLOCK, ss_smem_carve(NULL, B, BF, 0, 0, &s));
+        why = lab_fit_kernel(ss_count_kernel(B, c->F), SS_BLOCK, ss_smem_carve(NULL, B, BF, 0, 0, &s));
     if (why != NULL)
         return why;
     int per_sm = 0, sms = 0;
