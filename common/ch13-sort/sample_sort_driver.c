@@ -103,7 +103,7 @@ static ss_config config_of(const run_opts *ro, const world *w, int G, int64_t N,
     c.copy_engines = c.link == SS_LINK_NCCL && strcmp(ro->exchange, "copy") == 0 && w->size == 1 && G > 1;
     c.K = ro->chunks > 0 ? ro->chunks : plan_default_chunks(G);
     c.F = ss_fine_for(c.local, G, c.K, ro->fine);
-    c.first_weight = ro->first > 0 ? ro->first / 100.0 : with_values ? STEP->first_weight_pairs : c.first_weight;
+    c.first_weight = ro->first > 0 ? ro->first / 100.0 : STEP->first_weight[G > 2][with_values != 0];
     c.timeout_s = (double)ro->timeout_s;
     return c;
 }
@@ -113,11 +113,12 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
     memset(ro, 0, sizeof *ro);
     static const char *const exchanges[] = {"nccl", "copy", NULL};
     ro->dist = "uniform", ro->local = STEP->locals[STEP->defaults.local], ro->gpus = 1, ro->exchange = "copy";
-    static char first_help[120];
+    static char first_help[160];
     snprintf(first_help, sizeof first_help,
              "the first chunk's size, in %% of each other chunk's: small, so the sorts start early (default %.0f, "
-             "pairs %.0f)",
-             100 * STEP->defaults.first_weight, 100 * STEP->first_weight_pairs);
+             "pairs %.0f; on more than two ranks %.0f and %.0f)",
+             100 * STEP->first_weight[0][0], 100 * STEP->first_weight[0][1], 100 * STEP->first_weight[1][0],
+             100 * STEP->first_weight[1][1]);
     const lab_opt opts[] = {
         {.name = "--dist",
          .kind = LAB_ARG_NAME,

@@ -213,7 +213,7 @@ int64_t ss_output_start(const ss_plan *plan, int r);
 typedef struct {
     lab_step lab;              /* about, default_n, max_n */
     ss_config defaults;        /* G, N and with_values are the run's; K = 0: plan_default_chunks(G) */
-    double first_weight_pairs; /* defaults.first_weight for pairs, whose exchange weighs more against the sort */
+    double first_weight[2][2]; /* [more than two ranks][pairs]: the first chunk's weight, unless --first says */
     int64_t reference_max_n;   /* up to this N, also the CPU reference (above: the checks that scale) */
     const char *const *dists;  /* --dist names */
     const char *const *locals; /* --local names, in ss_local order */
