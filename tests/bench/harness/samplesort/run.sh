@@ -71,7 +71,8 @@ fi
 # the breakdown: fresh input each rep, median of 5 (the first, checked sort is not timed). Each
 # form is name:options. One GPU: one rank sorts the whole input (nothing split or sent) and four
 # ranks share the GPU (--ranks 4, device copies) so that every phase runs; --gpus takes no
-# --ranks. G GPUs: one chunk per rank (no pipeline) and four (the default, --chunks 4).
+# --ranks. G GPUs: one chunk per rank (no pipeline) and four (--chunks 4; the default, two, is
+# make bench's).
 if [ "$NGPU" = 1 ]; then
     FORMS=("gpus1:--gpus 1" "ranks4:--ranks 4")
 else
