@@ -266,25 +266,14 @@ static __device__ __forceinline__ void count_tile(const int *sub, int BF, unsign
  * scatter then need no per-tile table in shared memory, no votes and no
  * atomics: each thread keeps its counts in registers (count_few,
  * split_few), H = 3 splitters for up to 4 buckets, 7 for up to 8. Not while
- * a TODO of the step is open (ss_few_on): then every split runs count_tile
- * and rank_in_warp, so a student's code runs, and is checked, in every
- * configuration. */
-static __host__ __device__ __forceinline__ int ss_few_fits(int B, int F)
-{
-    return B <= SS_FEW_SPLITS + 1 && F == 1;
-}
-
-static int ss_few_on(int B, int F)
-{
-    return ss_few_fits(B, F) && lab_todo_note()[0] == '\0';
-}
-
-/* The splitters a split holds in registers: 0 (the tables' split), 3 for up
- * to 4 buckets, 7 for up to 8. The count and the scatter pick their kernels
- * by it, so the two always take the same path. */
+ * a TODO of the step is open: then every split runs count_tile and
+ * rank_in_warp, so a student's code runs, and is checked, in every
+ * configuration. ss_few_held says which: the splitters a split holds (0:
+ * the tables' split); the count and the scatter pick their kernels by it,
+ * so the two always take the same path. */
 static int ss_few_held(int B, int F)
 {
-    if (!ss_few_on(B, F))
+    if (B > SS_FEW_SPLITS + 1 || F != 1 || lab_todo_note()[0] != '\0')
         return 0;
     return B <= SS_HELD_SPLITS + 1 ? SS_HELD_SPLITS : SS_FEW_SPLITS;
 }
@@ -745,7 +734,7 @@ __global__ void __launch_bounds__(SS_BLOCK, 3)
     scatter_body(keys, values, part_k, part_v, n, start, chunk, &cuts, row_prefix, send_off, 1);
 }
 
-/* The scatter for few buckets (ss_few_on), kernels of their own: their
+/* The scatter for few buckets (ss_few_held), kernels of their own: their
  * registers are not the general split's, and up to 8 buckets (H = 7) take
  * more than up to 4. */
 static __device__ __forceinline__ void split_few_body(const unsigned int *keys, const unsigned int *values,
