@@ -222,6 +222,13 @@ typedef struct {
 
 extern const ss_step sample_sort_step_info;
 
+/* The first chunk's weight step s gives G ranks unless --first says: the exchange weighs more
+ * against the sorts on more than two. */
+static inline double ss_default_first(const ss_step *s, int G, int with_values)
+{
+    return s->first_weight[G > 2][with_values != 0];
+}
+
 LAB_END_C
 
 #endif

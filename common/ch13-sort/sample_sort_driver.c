@@ -103,7 +103,7 @@ static ss_config config_of(const run_opts *ro, const world *w, int G, int64_t N,
     c.copy_engines = c.link == SS_LINK_NCCL && strcmp(ro->exchange, "copy") == 0 && w->size == 1 && G > 1;
     c.K = ro->chunks > 0 ? ro->chunks : plan_default_chunks(G);
     c.F = ss_fine_for(c.local, G, c.K, ro->fine);
-    c.first_weight = ro->first > 0 ? ro->first / 100.0 : STEP->first_weight[G > 2][with_values != 0];
+    c.first_weight = ro->first > 0 ? ro->first / 100.0 : ss_default_first(STEP, G, with_values);
     c.timeout_s = (double)ro->timeout_s;
     return c;
 }

@@ -34,7 +34,7 @@ static ss_config config(int G, int64_t N, int K, int with_values, ss_local local
     ss_config c = STEP->defaults;
     c.G = G, c.N = N, c.K = K, c.with_values = with_values, c.local = local;
     c.F = ss_fine_for(local, G, K, 0);
-    c.first_weight = STEP->first_weight[G > 2][with_values != 0]; /* as ./run's config_of */
+    c.first_weight = ss_default_first(STEP, G, with_values); /* as ./run's config_of */
     return c;
 }
 
