@@ -5,7 +5,11 @@
  * indices as in sort_driver.c; the item count as an int (CUB's 32-bit
  * offsets, as its examples pass it), or with --offsets 64 as an int64_t:
  * CUB tunes each form apart, and on an H200 the 64-bit form sorts keys faster
- * and pairs slower. Both leave the input unchanged, as the lab's
+ * and pairs slower. --bits B cuts the keys to their low B bits and sorts on
+ * those (a chunk of step 9 with its lower splitter taken off); --digits 10
+ * runs CUB's own onesweep kernels with 10-bit digits where CUB takes 8 (three
+ * passes over 30 bits, not four), in a policy of ours (onesweep_10): what
+ * sorting fewer bits would gain step 9. Both leave the input unchanged, as the lab's
  * sort_launch does, so every timed run sorts the same unsorted input.
  * Checked in O(n): keys in order, and keys-only: the same multiset of keys;
  * pairs: every value a distinct input index whose key landed with it.
@@ -17,6 +21,44 @@
 #include "bench_tool.h"
 #include "sort_ref.h"
 
+/* CUB's onesweep with 10-bit digits (keys only, 64-bit count): 256 threads x 40 keys a tile, the
+ * fastest such tile of those that fit CUB's 48 KB of static shared memory on an H200 (19, 30 and
+ * 40 keys a thread at 256 threads; 320 threads or 11-bit digits do not fit). The other policies
+ * are CUB's sm_90 ones: the dispatch names them, the onesweep path does not run them. */
+struct onesweep_10 {
+    struct Policy900 : cub::ChainedPolicy<900, Policy900, Policy900> {
+        typedef unsigned int K;
+        static constexpr bool ONESWEEP = true;
+        static constexpr int ONESWEEP_RADIX_BITS = 10;
+        using HistogramPolicy = cub::AgentRadixSortHistogramPolicy<128, 16, 1, K, 10>;
+        using ExclusiveSumPolicy = cub::AgentRadixSortExclusiveSumPolicy<256, 10>;
+        using OnesweepPolicy =
+            cub::AgentRadixSortOnesweepPolicy<256, 40, K, 1, cub::RADIX_RANK_MATCH_EARLY_COUNTS_ANY,
+                                              cub::BLOCK_SCAN_RAKING_MEMOIZE, cub::RADIX_SORT_STORE_DIRECT, 10>;
+        using ScanPolicy =
+            cub::AgentScanPolicy<512, 23, unsigned long long, cub::BLOCK_LOAD_WARP_TRANSPOSE, cub::LOAD_DEFAULT,
+                                 cub::BLOCK_STORE_WARP_TRANSPOSE, cub::BLOCK_SCAN_RAKING_MEMOIZE>;
+        using DownsweepPolicy =
+            cub::AgentRadixSortDownsweepPolicy<512, 23, K, cub::BLOCK_LOAD_TRANSPOSE, cub::LOAD_DEFAULT,
+                                               cub::RADIX_RANK_MATCH, cub::BLOCK_SCAN_WARP_SCANS, 7>;
+        using AltDownsweepPolicy =
+            cub::AgentRadixSortDownsweepPolicy<256, 47, K, cub::BLOCK_LOAD_TRANSPOSE, cub::LOAD_DEFAULT,
+                                               cub::RADIX_RANK_MEMOIZE, cub::BLOCK_SCAN_WARP_SCANS, 6>;
+        using UpsweepPolicy = cub::AgentRadixSortUpsweepPolicy<256, 23, K, cub::LOAD_DEFAULT, 7>;
+        using AltUpsweepPolicy = cub::AgentRadixSortUpsweepPolicy<256, 47, K, cub::LOAD_DEFAULT, 6>;
+        using SingleTilePolicy =
+            cub::AgentRadixSortDownsweepPolicy<256, 19, K, cub::BLOCK_LOAD_DIRECT, cub::LOAD_LDG,
+                                               cub::RADIX_RANK_MEMOIZE, cub::BLOCK_SCAN_WARP_SCANS, 6>;
+        using SegmentedPolicy =
+            cub::AgentRadixSortDownsweepPolicy<192, 39, K, cub::BLOCK_LOAD_TRANSPOSE, cub::LOAD_DEFAULT,
+                                               cub::RADIX_RANK_MEMOIZE, cub::BLOCK_SCAN_WARP_SCANS, 6>;
+        using AltSegmentedPolicy =
+            cub::AgentRadixSortDownsweepPolicy<384, 11, K, cub::BLOCK_LOAD_TRANSPOSE, cub::LOAD_DEFAULT,
+                                               cub::RADIX_RANK_MEMOIZE, cub::BLOCK_SCAN_WARP_SCANS, 5>;
+    };
+    using MaxPolicy = Policy900;
+};
+
 template <typename T> struct less_than {
     __device__ bool operator()(const T &a, const T &b) const
     {
@@ -26,8 +68,8 @@ template <typename T> struct less_than {
 
 /* The tool's own options (its --dist, --type, --variant, --keys-only). */
 typedef struct {
-    const char *dist, *type, *variant, *offsets;
-    int keys_only;
+    const char *dist, *type, *variant, *offsets, *digits;
+    int keys_only, bits;
 } args;
 
 typedef struct {
@@ -38,6 +80,8 @@ typedef struct {
     int64_t n;
     int wide;  /* 1: CUB's 64-bit offsets (--offsets 64) */
     int merge; /* 0: radix sort, 1: merge sort */
+    int bits;  /* the radix sort's end bit (--bits) */
+    int ten;   /* 1: onesweep_10 (--digits 10) */
     sort_type type;
 } work;
 
@@ -53,8 +97,17 @@ template <typename T> static cudaError_t sort_typed(const work *w, void *temp, s
     if (w->values_in != NULL)
         return w->wide ? cub::DeviceRadixSort::SortPairs(temp, bytes, ki, ko, w->values_in, w->values_out, w->n)
                        : cub::DeviceRadixSort::SortPairs(temp, bytes, ki, ko, w->values_in, w->values_out, n);
-    return w->wide ? cub::DeviceRadixSort::SortKeys(temp, bytes, ki, ko, w->n)
-                   : cub::DeviceRadixSort::SortKeys(temp, bytes, ki, ko, n);
+    if (w->ten) { /* as SortKeys does: its input kept, the sort ends in keys_out */
+        cub::DoubleBuffer<T> dk(const_cast<T *>(ki), ko);
+        cub::DoubleBuffer<cub::NullType> dv;
+        return cub::DispatchRadixSort<cub::SortOrder::Ascending, T, cub::NullType, unsigned long long,
+                                      cub::detail::identity_decomposer_t, onesweep_10>::Dispatch(temp, bytes, dk, dv,
+                                                                                                 (unsigned long long)
+                                                                                                     w->n,
+                                                                                                 0, w->bits, false, 0);
+    }
+    return w->wide ? cub::DeviceRadixSort::SortKeys(temp, bytes, ki, ko, w->n, 0, w->bits)
+                   : cub::DeviceRadixSort::SortKeys(temp, bytes, ki, ko, n, 0, w->bits);
 }
 
 /* temp == NULL: only sets bytes (CUB's size query). */
@@ -114,6 +167,13 @@ static int run_size(const lab_run *run, int64_t n, const void *ctx)
         exit(LAB_EXIT_USAGE);
     }
     w.n = n;
+    w.bits = a->bits;
+    w.ten = strcmp(a->digits, "10") == 0;
+    if ((a->bits != 32 || w.ten) && (w.merge || !keys_only || !w.wide || strcmp(a->type, "uint") != 0)) {
+        fprintf(stderr, "cub_sort: --bits and --digits 10 are for the radix sort of uint keys (--keys-only) with "
+                        "--offsets 64\n");
+        exit(LAB_EXIT_USAGE);
+    }
     const int type = sort_type_of(a->type);
     if ((!w.merge && strcmp(a->variant, "radix") != 0) || (type != SORT_UINT && type != SORT_INT)) {
         fprintf(stderr, "cub_sort: --variant radix|merge and --type uint|int (got %s, %s)\n", a->variant, a->type);
@@ -128,6 +188,8 @@ static int run_size(const lab_run *run, int64_t n, const void *ctx)
         fprintf(stderr, "cub_sort: unknown --dist %s\n", a->dist);
         exit(LAB_EXIT_USAGE);
     }
+    for (int64_t i = 0; a->bits < 32 && i < n; i++) /* the low bits alone: a chunk less its lower splitter */
+        keys[i] &= (1u << a->bits) - 1;
     w.keys_in = (const unsigned int *)lab_dev_upload(keys, bytes, "keys_in");
     w.keys_out = (unsigned int *)lab_dev_poisoned(bytes, "keys_out");
     if (!keys_only) { /* values: each key's input index (got_v holds them until the sort writes it) */
@@ -147,9 +209,11 @@ static int run_size(const lab_run *run, int64_t n, const void *ctx)
     static const char *const names[2][2] = {
         {"cub::DeviceRadixSort::SortPairs", "cub::DeviceRadixSort::SortKeys"},
         {"cub::DeviceMergeSort::SortPairsCopy", "cub::DeviceMergeSort::SortKeysCopy"}};
-    char params[96];
-    snprintf(params, sizeof params, "dist=%s type=%s %s%s", a->dist, a->type, keys_only ? "keys" : "pairs",
-             w.wide ? " offsets=64" : "");
+    char params[128], more[32] = "";
+    if (a->bits != 32 || w.ten)
+        snprintf(more, sizeof more, " bits=%d digits=%s", a->bits, a->digits);
+    snprintf(params, sizeof params, "dist=%s type=%s %s%s%s", a->dist, a->type, keys_only ? "keys" : "pairs",
+             w.wide ? " offsets=64" : "", more);
     bench_report(run, names[w.merge][keys_only], params, n, 2.0 * (keys_only ? 1 : 2) * (double)bytes, t, why == NULL,
                  why);
     lab_dev_free((void *)w.keys_in), lab_dev_free(w.keys_out), lab_dev_free(w.temp);
@@ -162,8 +226,14 @@ static int run_size(const lab_run *run, int64_t n, const void *ctx)
 int main(int argc, char **argv)
 {
     static const char *const variants[] = {"radix", "merge", NULL}, *const types[] = {"uint", "int", NULL};
-    static const char *const offsets[] = {"32", "64", NULL};
-    args a = {.dist = "uniform", .type = "uint", .variant = "radix", .offsets = "32", .keys_only = 0};
+    static const char *const offsets[] = {"32", "64", NULL}, *const digits[] = {"8", "10", NULL};
+    args a = {.dist = "uniform",
+              .type = "uint",
+              .variant = "radix",
+              .offsets = "32",
+              .digits = "8",
+              .keys_only = 0,
+              .bits = 32};
     const lab_opt opts[] = {
         {.name = "--dist",
          .kind = LAB_ARG_NAME,
@@ -185,6 +255,19 @@ int main(int argc, char **argv)
          .names = offsets,
          .metavar = "BITS",
          .help = "DeviceRadixSort's item count as an int or an int64_t (to 2^32 - 1)"},
+        {.name = "--bits",
+         .kind = LAB_ARG_INT,
+         .at = &a.bits,
+         .lo = 1,
+         .hi = 32,
+         .metavar = "B",
+         .help = "keys cut to their low B bits, sorted on those (uint keys, --offsets 64)"},
+        {.name = "--digits",
+         .kind = LAB_ARG_NAME,
+         .at = &a.digits,
+         .names = digits,
+         .metavar = "BITS",
+         .help = "onesweep's digit: CUB's 8, or 10 (a policy of ours; uint keys, --offsets 64)"},
     };
     return bench_main(argc, argv, "cub_sort",
                       "CUB's sorts over -n sizes: --variant radix (DeviceRadixSort) | merge (DeviceMergeSort);\n"
