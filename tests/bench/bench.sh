@@ -117,7 +117,7 @@ gpu_header() {
             "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
             "# commit: $(commit)"
             "# timing: device events around device work only, warm-up first, L2 flushed before each timed run, batches of $reps until the median moves < 1% (common/timing.c)"
-            "# columns: median_ms; spread = (max - min) / median; gbs = effective GB/s, the bytes that must move / median time; gelems = 1e9 elements/s; ratio_cub = CUB's median / this row's (same kind of work, same n); ratio_copy = gbs / the copy's gbs at the same n; sweep = size or param:<option>"
+            "# columns: median_ms; spread = (max - min) / median; gbs = effective GB/s, the bytes that must move / median time; gelems = 1e9 elements/s; ratio_cub = CUB's median / this row's (same kind of work, same n; CUB's fastest form measured); ratio_copy = gbs / the copy's gbs at the same n; sweep = size or param:<option>"
             "# bytes that must move: reduction 4 per element (read once); merge 8 per output element (A and B read, C written); sort 8 per key, 16 per key-value pair (read once, written once); copy 8 per element")
 }
 

@@ -19,7 +19,8 @@
 # charts show them, with the rows of an anchor (a step named anchor:NAME: a baseline of the
 # multi-GPU step built from libraries, e.g. anchor:mgpu, CUB + NCCL; its name from the facts
 # file's "anchor" lines). A "# variant: FOLDER NAME meaning" line of the CSV explains a --variant
-# (it wins over the facts file).
+# (it wins over the facts file). Of a CUB's rows at one size that differ only in CUB's own knobs
+# (offsets=64: cub_work, tokens.awk), the faster alone is read: the row join.awk compared with.
 BEGIN {
     FS = ","
     npal = split("#0072b2 #e69f00 #009e73 #cc79a7 #56b4e9 #d55e00 #882255 #332288 #999933 #44aa99 #aa4499 #661100", pal, " ")
@@ -221,7 +222,8 @@ $1 == "chapter" {
     next
 }
 NF >= 4 {
-    r = ++nr
+    if ((r = row_slot()) == 0)
+        next
     chapter = $col["chapter"]
     S[r] = $col["step"]; P[r] = $col["params"]; N[r] = $col["n"] + 0; MS[r] = $col["median_ms"] + 0
     V[r] = $col[metric] + 0; RC[r] = $col["ratio_cub"]; SW[r] = $col["sweep"]
@@ -238,6 +240,17 @@ NF >= 4 {
     if (S[r] == "copy" && !(N[r] in copyv))
         copyv[N[r]] = V[r]
     phase_of_row(r)
+}
+# the row number for this line: a new one, or, for a CUB row of a name, size, sweep and work
+# (cub_work) already read, the slot of the faster of the two (0: this line is the slower)
+function row_slot(    key, e) {
+    if (kind($col["step"]) != "cub")
+        return ++nr
+    key = $col["step"] SUBSEP ($col["n"] + 0) SUBSEP $col["sweep"] SUBSEP cub_work($col["params"])
+    if (!(key in cubslot))
+        return cubslot[key] = ++nr
+    e = cubslot[key]
+    return $col["median_ms"] + 0 < MS[e] ? e : 0
 }
 # the phase times of row r: ms_<phase> columns, then ms_<phase>=T tokens of its params
 function phase_of_row(r,    i, t, k, name) {

@@ -9,3 +9,15 @@ function has_all(tokens, params,    t, i, k) {
             return 0
     return 1
 }
+# cub_work(params): a CUB row's params less the tokens that are CUB's own knobs, not the work:
+# offsets=64 (its item count as an int64_t, cub_sort --offsets) sorts the same input as the int.
+# A step is compared with the fastest CUB row whose cub_work it holds (join.awk), and a chart
+# draws that row alone of a CUB's rows at one size (plotdata.awk).
+function cub_work(params,    t, i, k, out) {
+    k = split(params, t, " ")
+    out = ""
+    for (i = 1; i <= k; i++)
+        if (t[i] !~ /^offsets=/)
+            out = out (out == "" ? "" : " ") t[i]
+    return out
+}
