@@ -113,12 +113,16 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
     memset(ro, 0, sizeof *ro);
     static const char *const exchanges[] = {"nccl", "copy", NULL};
     ro->dist = "uniform", ro->local = STEP->locals[STEP->defaults.local], ro->gpus = 1, ro->exchange = "copy";
-    static char first_help[160];
+    static char first_help[200], two[48];
+    const double(*fw)[2] = STEP->first_weight; /* [more than two ranks][pairs] */
+    if (fw[0][0] == fw[0][1])
+        snprintf(two, sizeof two, "%.0f", 100 * fw[0][0]);
+    else
+        snprintf(two, sizeof two, "%.0f, pairs %.0f", 100 * fw[0][0], 100 * fw[0][1]);
     snprintf(first_help, sizeof first_help,
-             "the first chunk's size, in %% of each other chunk's: small, so the sorts start early (default %.0f, "
-             "pairs %.0f; on more than two ranks %.0f and %.0f)",
-             100 * STEP->first_weight[0][0], 100 * STEP->first_weight[0][1], 100 * STEP->first_weight[1][0],
-             100 * STEP->first_weight[1][1]);
+             "the first chunk's size, in %% of each other chunk's: small, so the sorts start early (default %s; "
+             "on more than two ranks %.0f, pairs %.0f)",
+             two, 100 * fw[1][0], 100 * fw[1][1]);
     const lab_opt opts[] = {
         {.name = "--dist",
          .kind = LAB_ARG_NAME,

@@ -399,11 +399,11 @@ const ss_step sample_sort_step_info = {
     /* the first chunk's weight: its round's exchange is the wait before the first sort, and the sort
      * of it must outlast the next round's exchange; best where they meet, w = exchange / sort time.
      * Two ranks: 2.9 / 11.4 ms for keys, 5.7 / 16.0 for pairs on two H200s at 9427b7e (0.25 and 0.36;
-     * 20, 25 and 30 % measured alike). More: a rank sends (G - 1) / G of its share over links its
-     * peers share, 4.1 / 5.7 and 8.0 / 7.8 ms on four H200s at 08489c7 (0.73 and 1.03; 75 and 100 %
-     * measured best, docs/ch13-sort.md) */
+     * 20, 25 and 30 % measured alike; for pairs 30 % beat 40 % at 0688f9b and 0c36e94). More: a rank
+     * sends (G - 1) / G of its share over links its peers share, 4.1 / 5.7 and 8.0 / 7.8 ms on four
+     * H200s at 08489c7 (0.73 and 1.03; 75 and 100 % measured best, docs/ch13-sort.md) */
     .defaults = {.G = 1, .K = 0, .F = 0, .S = 4096, .slack = 0.10, .local = SS_LOCAL_CUB},
-    .first_weight = {{0.3, 0.4}, {0.75, 1.0}},
+    .first_weight = {{0.3, 0.3}, {0.75, 1.0}},
     .reference_max_n = 1 << 28,
     .dists = ss_dists,
     .locals = ss_locals,
