@@ -3,7 +3,8 @@
 # that overlap add up to more than the total), and CUB's time on one GPU as a dashed line.
 # The labels stand on opaque boxes, so CUB's line never runs through them.
 # From plots.sh and plotdata.awk: file (run, x, a column per phase, total, the top of the bar or total, "label", its lines), bars, note,
-# nphases, phaseP_color, nat, cubms, top, xlines (the bar names' most lines), what, chaptitle, gpu, fmt, out, here.
+# nphases, phaseP_color, nat, cubms, cubside (the end of CUB's line its label stands at: left or
+# right), top, xlines (the bar names' most lines), what, chaptitle, gpu, fmt, out, here.
 width = 1280; height = 720
 load here . 'term.gp'
 set title sprintf('%s on %s: %s time by phase at n = %s', chaptitle, gpu, what eq '' ? 'multi-GPU' : what, nat) noenhanced
@@ -20,7 +21,11 @@ set key outside right top vertical Left reverse noenhanced font f2 title 'phase'
 set rmargin at screen 0.78
 if (cubms > 0) {
     set arrow from graph 0, first cubms to graph 1, first cubms nohead dashtype 2 linewidth 2 linecolor rgb '#3a3a3a' back
-    set label 2 sprintf('CUB on 1 GPU: %.3g ms', cubms) at graph 0.01, first cubms offset 0, 0.6 left front boxed font f2
+    if (exists('cubside') && cubside eq 'right') {
+        set label 2 sprintf('CUB on 1 GPU: %.3g ms', cubms) at graph 0.99, first cubms offset 0, 0.6 right front boxed font f2
+    } else {
+        set label 2 sprintf('CUB on 1 GPU: %.3g ms', cubms) at graph 0.01, first cubms offset 0, 0.6 left front boxed font f2
+    }
 }
 if (!exists('xlines')) { xlines = 1 }
 set bmargin xlines + 1.5

@@ -751,7 +751,8 @@ function logtics(lo, hi,    d, m, v, s) { # 1, 2, 5 x 10^k between lo and hi
 function series_of_step(step,    k) { for (k in sstep) if (sstep[k] == step) return k; return "" }
 
 # ---- phases: the multi-GPU step's time by phase, a stacked bar per GPU count ----------
-function chart_phases(    r, n, i, j, k, b, nb, keys, f, cname, cubms, best, lab, tot, c, ones, x, overlap, bars, most, xlines, withcub) {
+function chart_phases(    r, n, i, j, k, b, nb, keys, f, cname, cubms, best, lab, tot, c, ones, x, overlap, bars, most, xlines, withcub,
+                      first, last) {
     # the size with the most bars (series and GPU counts: 1 and 2 GPUs side by side), the largest of those
     for (r = 1; r <= nr; r++) # keys only: one CUB line to set every bar against (pairs: the speed-up chart)
         if ((" " P[r] " ") ~ / pairs /)
@@ -816,8 +817,13 @@ function chart_phases(    r, n, i, j, k, b, nb, keys, f, cname, cubms, best, lab
         lab = fmtv(MS[r]) " ms" (RC[r] != "" ? "\\n" fmtratio(RC[r]) "x CUB" : "") \
               (tok(P[r], "bucket") != "" ? "\\nlargest share " fmtv(tok(P[r], "bucket") + 0) " N/G" : "")
         printf " %s %s %s %d\n", MS[r], (tot > MS[r] ? tot : MS[r]), dq(lab), nlines(lab) > f
+        if (i == 1)
+            first = tot > MS[r] ? tot : MS[r]
+        last = tot > MS[r] ? tot : MS[r]
     }
     close(f)
+    # CUB's label at the end of its line whose bar stands farther from it (that bar's label is not in its way)
+    printf "cubside = %s\n", q((last - cubms) ^ 2 > (first - cubms) ^ 2 ? "right" : "left")
     if (c == 1)
         printf "what = %s\n", q(step_name(S[keys[1]]) (VAR[keys[1]] == "" ? "" : " " VAR[keys[1]]))
     else
