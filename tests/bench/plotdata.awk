@@ -816,10 +816,10 @@ function chart_phases(    r, n, i, j, k, b, nb, keys, f, cname, cubms, best, lab
             overlap = 1
         lab = fmtv(MS[r]) " ms" (RC[r] != "" ? "\\n" fmtratio(RC[r]) "x CUB" : "") \
               (tok(P[r], "bucket") != "" ? "\\nlargest share " fmtv(tok(P[r], "bucket") + 0) " N/G" : "")
-        printf " %s %s %s %d\n", MS[r], (tot > MS[r] ? tot : MS[r]), dq(lab), nlines(lab) > f
+        last = tot > MS[r] ? tot : MS[r] # the bar's top, where its label stands
         if (i == 1)
-            first = tot > MS[r] ? tot : MS[r]
-        last = tot > MS[r] ? tot : MS[r]
+            first = last
+        printf " %s %s %s %d\n", MS[r], last, dq(lab), nlines(lab) > f
     }
     close(f)
     # CUB's label at the end of its line whose bar stands farther from it (that bar's label is not in its way)
