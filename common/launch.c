@@ -19,11 +19,11 @@ const char *lab_fit_kernel(const void *kernel, int block, size_t shared_bytes)
     CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
     if (block > attr.maxThreadsPerBlock) /* the kernel's registers per thread times block exceed the SM's */
         return "the block has more threads than this kernel's registers allow in one block: use a smaller --block";
-    if (shared_bytes <= 48 * 1024)
+    if (attr.sharedSizeBytes + shared_bytes <= 48 * 1024) /* the kernel's static shared memory counts too */
         return NULL;
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    if (shared_bytes > (size_t)optin)
+    if (attr.sharedSizeBytes + shared_bytes > (size_t)optin)
         return "a block needs more shared memory than this GPU gives one block: use a smaller --block, --coarsen or "
                "--tile";
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes));
