@@ -133,8 +133,9 @@ static __device__ __forceinline__ void hold_splits(const ss_cuts *c, ss_held *h,
 }
 
 /* Item x of a tile (position pos_lo + x) as one number that orders as the
- * item (key, position) does inside the tile: key << 12 | x (x < SS_TILE). */
-#define SS_TILE_BITS 12
+ * item (key, position) does inside the tile: key << 13 | x (x < 8192: a
+ * tile of the split, SS_TILE, or of the fine split, ONESWEEP_TILE). */
+#define SS_TILE_BITS 13
 static __device__ __forceinline__ uint64_t tile_item(unsigned int key, int x)
 {
     return (uint64_t)key << SS_TILE_BITS | (unsigned int)x;
@@ -142,13 +143,14 @@ static __device__ __forceinline__ uint64_t tile_item(unsigned int key, int x)
 
 /* Each held splitter as the least tile item at or above it: splitter t is <=
  * item x exactly when tile_item(key, x) >= at[t], one 64-bit compare. */
-static __device__ __forceinline__ void held_thresholds(const ss_held *h, int64_t pos_lo, uint64_t *at, const int H)
+static __device__ __forceinline__ void held_thresholds(const ss_held *h, int64_t pos_lo, uint64_t *at, const int H,
+                                                       const unsigned int tile)
 {
 #pragma unroll
     for (int t = 0; t < H; t++) {
         const uint64_t p = h->pos[t], lo = (uint64_t)pos_lo; /* the tile's items of key[t] from x on */
-        const unsigned int x = p <= lo ? 0 : p - lo >= (uint64_t)SS_TILE ? SS_TILE : (unsigned int)(p - lo);
-        at[t] = ((uint64_t)h->key[t] << SS_TILE_BITS) + x; /* x = SS_TILE: none, the next key's first */
+        const unsigned int x = p <= lo ? 0 : p - lo >= (uint64_t)tile ? tile : (unsigned int)(p - lo);
+        at[t] = ((uint64_t)h->key[t] << SS_TILE_BITS) + x; /* x = tile: none, the next key's first */
     }
 }
 
@@ -172,7 +174,7 @@ static __device__ __forceinline__ void find_sub_buckets(const unsigned int *key,
 {
     const int base = (threadIdx.x >> 5) * SS_SEGMENT + (threadIdx.x & 31), held = B <= SS_HELD_SPLITS + 1;
     uint64_t at[SS_HELD_SPLITS];
-    held_thresholds(h, pos_lo, at, SS_HELD_SPLITS);
+    held_thresholds(h, pos_lo, at, SS_HELD_SPLITS, SS_TILE);
 #pragma unroll
     for (int j = 0; j < SS_ITEMS; j++) {
         const int x = base + j * 32;
@@ -266,6 +268,27 @@ static int ss_few_held(int B, int F)
     return B <= SS_HELD_SPLITS + 1 ? SS_HELD_SPLITS : SS_FEW_SPLITS;
 }
 
+/* The fine split (the radix cut on, F > 1): with at most ONESWEEP_RADIX
+ * sub-buckets in all and up to 8 buckets, a key's sub-bucket is one 8-bit
+ * digit, so each tile is split as one pass of step 7 splits it (per-warp
+ * counts and eight votes, not the match instruction: split_fine below) and
+ * counted with one shared atomic a key. Not while a TODO of the step is
+ * open, as ss_few_held. */
+#define SS_FINE (-1) /* count_body's H for the fine split's count */
+static int ss_fine_split(int B, int F)
+{
+    return F > 1 && B * F <= ONESWEEP_RADIX && B <= SS_FEW_SPLITS + 1 && lab_todo_note()[0] == '\0';
+}
+
+/* count_tile for the fine split: one shared atomic a key (sub-bucket BF: a missing item). */
+static __device__ __forceinline__ void count_tile_atomic(const int *sub, int BF, unsigned int *s_hist)
+{
+#pragma unroll
+    for (int j = 0; j < SS_ITEMS; j++)
+        if (sub[j] < BF)
+            atomicAdd(&s_hist[sub[j]], 1u);
+}
+
 /* count_tile for few buckets: each thread counts, over all of the block's
  * tiles, its items at or above each held splitter; bucket b holds those at or
  * above splitter b - 1 less those at or above splitter b. Then the block's
@@ -282,7 +305,7 @@ static __device__ __forceinline__ void count_few(const unsigned int *keys, int64
         unsigned int key[SS_ITEMS];
         uint64_t at[SS_FEW_SPLITS];
         load_share_tile(keys, NULL, tile_lo, tile_n, key, NULL, 0);
-        held_thresholds(&h, start + tile_lo, at, H);
+        held_thresholds(&h, start + tile_lo, at, H, SS_TILE);
 #pragma unroll
         for (int j = 0; j < SS_ITEMS; j++) {
             const int x = base + j * 32;
@@ -310,7 +333,8 @@ static __device__ __forceinline__ void count_few(const unsigned int *keys, int64
 
 /* count_buckets: block b counts its chunk's keys per sub-bucket; the table is
  * sub-bucket-major (row = sub-bucket, column = block), as Fig 13.6's. H = 0:
- * tile by tile (count_tile); H > 0: few buckets, H splitters held (count_few). */
+ * tile by tile (count_tile); SS_FINE: the same, one atomic a key; H > 0: few
+ * buckets, H splitters held (count_few). */
 static __device__ __forceinline__ void count_body(const unsigned int *keys, int64_t n, int64_t start, int64_t chunk,
                                                   const ss_cuts *cuts, unsigned int *table, const int H)
 {
@@ -335,7 +359,10 @@ static __device__ __forceinline__ void count_body(const unsigned int *keys, int6
             int sub[SS_ITEMS];
             load_share_tile(keys, NULL, tile_lo, tile_n, key, NULL, 0);
             find_sub_buckets(key, start + tile_lo, tile_n, &h, &s, cuts->B, cuts->F, sub);
-            count_tile(sub, BF, s.hist);
+            if (H == SS_FINE)
+                count_tile_atomic(sub, BF, s.hist);
+            else
+                count_tile(sub, BF, s.hist);
         }
     }
     __syncthreads();
@@ -350,6 +377,12 @@ __global__ void count_kernel(const unsigned int *keys, int64_t n, int64_t start,
 }
 
 /* register caps: as many blocks a SM as the split that follows (split_few_keys_kernel, split_eight_keys_kernel) */
+__global__ void __launch_bounds__(SS_BLOCK, 4) count_fine_kernel(const unsigned int *keys, int64_t n, int64_t start,
+                                                                 int64_t chunk, ss_cuts cuts, unsigned int *table)
+{
+    count_body(keys, n, start, chunk, &cuts, table, SS_FINE);
+}
+
 __global__ void __launch_bounds__(SS_BLOCK, 4) count_few_kernel(const unsigned int *keys, int64_t n, int64_t start,
                                                                 int64_t chunk, ss_cuts cuts, unsigned int *table)
 {
@@ -365,6 +398,8 @@ __global__ void __launch_bounds__(SS_BLOCK, 3) count_eight_kernel(const unsigned
 /* The count kernel for B buckets of F sub-buckets each. */
 static const void *ss_count_kernel(int B, int F)
 {
+    if (ss_fine_split(B, F))
+        return (const void *)count_fine_kernel;
     const int H = ss_few_held(B, F);
     return H == 0                ? (const void *)count_kernel
            : H == SS_HELD_SPLITS ? (const void *)count_few_kernel
@@ -635,7 +670,7 @@ static __device__ __forceinline__ void split_few(const unsigned int *keys, const
     for (int64_t tile_lo = lo; tile_lo < hi; tile_lo += SS_TILE) {
         const int tile_n = (int)min((int64_t)SS_TILE, hi - tile_lo);
         uint64_t at[SS_FEW_SPLITS], mine[2], place[2], total[2] = {0, 0}, first[SS_FEW_SPLITS + 1];
-        held_thresholds(&h, start + tile_lo, at, H);
+        held_thresholds(&h, start + tile_lo, at, H, SS_TILE);
         const uint64_t buckets = find_few_buckets(key, tile_n, at, B, mine, H);
         place[0] = block_scan_packed(mine[0], s->warp_total, &total[0]);
         place[1] = H > 3 ? block_scan_packed(mine[1], s->warp_total + SS_WARPS, &total[1]) : 0;
@@ -761,9 +796,175 @@ __global__ void __launch_bounds__(SS_BLOCK, 2)
     split_few_body(keys, values, part_k, part_v, n, start, chunk, &cuts, row_prefix, send_off, 1, SS_FEW_SPLITS);
 }
 
+/* ---- the fine split: up to 256 sub-buckets, a tile split as step 7 splits it ---------- */
+
+/* The shared memory of the fine split beyond its static arrays: the staged
+ * tile's keys (and values), then each staged key's sub-bucket. */
+static size_t fine_shared_bytes(int has_values)
+{
+    return (sizeof(unsigned int) * (has_values ? 2 : 1) + 1) * (size_t)ONESWEEP_TILE;
+}
+
+/* The sub-bucket of each of this thread's items of the tile (step 7's
+ * warp-striped order: item u is the tile's key first + 32 u), or, for a
+ * missing item, ONESWEEP_RADIX - 1: step 7's padding digit, ranked last. */
+static __device__ __forceinline__ void fine_subs(const unsigned int *key, int64_t pos_lo, unsigned int valid,
+                                                 const ss_held *h, const unsigned int *s_shift,
+                                                 const unsigned int *s_base, int F, unsigned int *sub, const int H)
+{
+    const unsigned int first = threadIdx.x / 32 * 32 * ONESWEEP_KEYS_PER_THREAD + threadIdx.x % 32;
+    uint64_t at[SS_FEW_SPLITS];
+    held_thresholds(h, pos_lo, at, H, ONESWEEP_TILE);
+#pragma unroll
+    for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++) {
+        const unsigned int x = first + u * 32;
+        const int b = held_bucket(tile_item(key[u], x), at, H);
+        sub[u] = x < valid ? b * F + plan_fine_of(key[u], s_shift[b], s_base[b]) : ONESWEEP_RADIX - 1;
+    }
+}
+
+/* The tile sorted by sub-bucket into shared memory (step 7's count, place and
+ * rank, on the sub-bucket as the digit: stable), each key's sub-bucket beside
+ * it, its value read only now (fewer registers held through the rank);
+ * returns this thread's sub-bucket's count (thread d: sub-bucket d) and sets
+ * *start, its first place in the staged tile. */
+static __device__ __forceinline__ unsigned int fine_stage(const unsigned int *key, const unsigned int *values,
+                                                          unsigned int valid, unsigned int *sub, unsigned int *s_warp,
+                                                          unsigned int *s_scan, unsigned int *s_key,
+                                                          unsigned int *s_val, unsigned char *s_sub,
+                                                          unsigned int *start, const int has_values)
+{
+    unsigned int rank[ONESWEEP_KEYS_PER_THREAD];
+    const unsigned int count = onesweep_count_digits(sub, 0, s_warp);
+    *start = onesweep_place_digits(count, s_warp, s_scan);
+    onesweep_rank_tile(sub, rank, 0, s_warp + threadIdx.x / 32 * ONESWEEP_RADIX);
+#pragma unroll
+    for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++) {
+        s_key[rank[u]] = key[u];
+        s_sub[rank[u]] = (unsigned char)sub[u];
+    }
+    if (has_values) {
+        unsigned int val[ONESWEEP_KEYS_PER_THREAD];
+        onesweep_load_tile(values, 0, valid, val, 0);
+#pragma unroll
+        for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
+            s_val[rank[u]] = val[u];
+    }
+    return count;
+}
+
+/* The staged tile out, sub-bucket by sub-bucket: staged key i of sub-bucket d
+ * goes to s_off[d] + i (consecutive threads, consecutive addresses). */
+static __device__ __forceinline__ void fine_write(const unsigned int *s_key, const unsigned int *s_val,
+                                                  const unsigned char *s_sub, const int64_t *s_off, unsigned int valid,
+                                                  unsigned int *part_k, unsigned int *part_v, const int has_values)
+{
+#pragma unroll
+    for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++) {
+        const unsigned int i = u * ONESWEEP_THREADS + threadIdx.x;
+        if (i < valid) {
+            const int64_t at = s_off[s_sub[i]] + i;
+            part_k[at] = s_key[i];
+            if (has_values)
+                part_v[at] = s_val[i];
+        }
+    }
+}
+
+/* scatter_body for the fine split: block b's chunk, tile by tile (step 7's
+ * tiles), each tile sorted by sub-bucket in shared memory (fine_stage) and
+ * written from the block's cursor of each sub-bucket (the count's row prefix,
+ * as scatter_body's: no look-back), which thread d keeps for sub-bucket d. */
+static __device__ __forceinline__ void split_fine(const unsigned int *keys, const unsigned int *values,
+                                                  unsigned int *part_k, unsigned int *part_v, int64_t n, int64_t start,
+                                                  int64_t chunk, const ss_cuts *cuts, const uint64_t *row_prefix,
+                                                  const int64_t *send_off, const int has_values, const int H)
+{
+    extern __shared__ unsigned int s_fine[]; /* keys [ONESWEEP_TILE], values [ONESWEEP_TILE], sub-buckets */
+    __shared__ unsigned int s_warp[ONESWEEP_WARPS * ONESWEEP_RADIX], s_scan[ONESWEEP_RADIX / 32];
+    __shared__ unsigned int s_shift[SS_FEW_SPLITS + 1], s_base[SS_FEW_SPLITS + 1];
+    __shared__ int64_t s_off[ONESWEEP_RADIX];
+    unsigned int *s_val = s_fine + ONESWEEP_TILE;
+    unsigned char *s_sub = (unsigned char *)(s_fine + (has_values ? 2 : 1) * ONESWEEP_TILE);
+    const int BF = cuts->B * cuts->F, d = threadIdx.x;
+    if (d < cuts->B)
+        s_shift[d] = cuts->shift[d], s_base[d] = cuts->fine_base[d];
+    ss_held h;
+    hold_splits(cuts, &h, H);
+    int64_t cursor = d < BF ? send_off[d] + (int64_t)row_prefix[(size_t)d * gridDim.x + blockIdx.x] : 0;
+    __syncthreads();
+    const int64_t lo = blockIdx.x * chunk, hi = min(n, lo + chunk);
+    for (int64_t tile_lo = lo; tile_lo < hi; tile_lo += ONESWEEP_TILE) {
+        const unsigned int valid = (unsigned int)min((int64_t)ONESWEEP_TILE, hi - tile_lo);
+        unsigned int key[ONESWEEP_KEYS_PER_THREAD], sub[ONESWEEP_KEYS_PER_THREAD], first = 0;
+        onesweep_load_tile(keys + tile_lo, 0, valid, key, 0xffffffffu);
+        fine_subs(key, start + tile_lo, valid, &h, s_shift, s_base, cuts->F, sub, H);
+        const unsigned int count = fine_stage(key, has_values ? values + tile_lo : NULL, valid, sub, s_warp, s_scan,
+                                              s_fine, s_val, s_sub, &first, has_values);
+        if (d < ONESWEEP_RADIX) /* a short tile's padding counts in sub-bucket 255: only the block's last, whose
+                                   cursors are not used again */
+            s_off[d] = cursor - first;
+        __syncthreads();
+        fine_write(s_fine, s_val, s_sub, s_off, valid, part_k, part_v, has_values);
+        cursor += d < ONESWEEP_RADIX ? count : 0;
+        __syncthreads(); /* the staged tile and s_off are written again next tile */
+    }
+}
+
+/* registers: three blocks an SM for keys (step 7's tile, 384 threads), two for pairs */
+#ifndef SS_FINE_MIN_BLOCKS
+#define SS_FINE_MIN_BLOCKS 3
+#endif
+__global__ void __launch_bounds__(ONESWEEP_THREADS, SS_FINE_MIN_BLOCKS)
+    split_fine_keys_kernel(const unsigned int *keys, unsigned int *part_k, int64_t n, int64_t start, int64_t chunk,
+                           ss_cuts cuts, const uint64_t *row_prefix, const int64_t *send_off)
+{
+    split_fine(keys, NULL, part_k, NULL, n, start, chunk, &cuts, row_prefix, send_off, 0, SS_HELD_SPLITS);
+}
+
+__global__ void __launch_bounds__(ONESWEEP_THREADS, 2)
+    split_fine_pairs_kernel(const unsigned int *keys, const unsigned int *values, unsigned int *part_k,
+                            unsigned int *part_v, int64_t n, int64_t start, int64_t chunk, ss_cuts cuts,
+                            const uint64_t *row_prefix, const int64_t *send_off)
+{
+    split_fine(keys, values, part_k, part_v, n, start, chunk, &cuts, row_prefix, send_off, 1, SS_HELD_SPLITS);
+}
+
+__global__ void __launch_bounds__(ONESWEEP_THREADS, SS_FINE_MIN_BLOCKS)
+    split_fine8_keys_kernel(const unsigned int *keys, unsigned int *part_k, int64_t n, int64_t start, int64_t chunk,
+                            ss_cuts cuts, const uint64_t *row_prefix, const int64_t *send_off)
+{
+    split_fine(keys, NULL, part_k, NULL, n, start, chunk, &cuts, row_prefix, send_off, 0, SS_FEW_SPLITS);
+}
+
+__global__ void __launch_bounds__(ONESWEEP_THREADS, 2)
+    split_fine8_pairs_kernel(const unsigned int *keys, const unsigned int *values, unsigned int *part_k,
+                             unsigned int *part_v, int64_t n, int64_t start, int64_t chunk, ss_cuts cuts,
+                             const uint64_t *row_prefix, const int64_t *send_off)
+{
+    split_fine(keys, values, part_k, part_v, n, start, chunk, &cuts, row_prefix, send_off, 1, SS_FEW_SPLITS);
+}
+
+/* The scatter's block and its dynamic shared memory (size_grid, scatter_buckets). */
+static int ss_scatter_block(int B, int F)
+{
+    return ss_fine_split(B, F) ? ONESWEEP_THREADS : SS_BLOCK;
+}
+
+static size_t ss_scatter_shared(int B, int F, int has_values)
+{
+    ss_smem s;
+    return ss_fine_split(B, F) ? fine_shared_bytes(has_values) : ss_smem_carve(NULL, B, B * F, 1, has_values, &s);
+}
+
 /* The scatter kernel a split runs (size_grid sizes its grid by it): pairs or keys, few buckets or not. */
 static const void *ss_scatter_kernel(int B, int F, int has_values)
 {
+    if (ss_fine_split(B, F)) {
+        if (B <= SS_HELD_SPLITS + 1)
+            return has_values ? (const void *)split_fine_pairs_kernel : (const void *)split_fine_keys_kernel;
+        return has_values ? (const void *)split_fine8_pairs_kernel : (const void *)split_fine8_keys_kernel;
+    }
     const int H = ss_few_held(B, F);
     if (H == 0)
         return has_values ? (const void *)scatter_pairs_kernel : (const void *)scatter_keys_kernel;

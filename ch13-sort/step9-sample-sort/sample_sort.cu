@@ -42,6 +42,18 @@ int ss_fine_for(ss_local local, int G, int K, int asked)
     return asked > 0 ? asked : local == SS_LOCAL_CUB ? 1 : plan_default_fine(G, K);
 }
 
+ss_local ss_auto_local(const ss_config *c)
+{
+    if (c->F > 1) /* the radix cut: only step 7 sorts segments */
+        return SS_LOCAL_ONESWEEP;
+    if (c->with_values) /* pairs: CUB's sort 16.0 ms of 2^30 on two H200s, step 7's 17.1 (docs/ch13-sort.md) */
+        return SS_LOCAL_CUB;
+    for (int r = 0; r < c->G; r++)
+        if (ss_chunk_room(c, r) > ONESWEEP_MAX_N)
+            return SS_LOCAL_CUB;
+    return SS_LOCAL_ONESWEEP; /* keys: step 7's 11.1 ms, CUB's 11.4 (the same) */
+}
+
 int ss_have_onesweep(void)
 {
     return 1;
@@ -175,8 +187,7 @@ static const char *exchange_counts(ss_rank *R, int nlocal, const ss_config *c, s
 
 static void scatter_buckets(ss_rank *R, int nlocal, const ss_config *c, const ss_plan *plan)
 {
-    ss_smem s;
-    const size_t shared = ss_smem_carve(NULL, plan->B, plan->BF, 1, c->with_values, &s);
+    const size_t shared = ss_scatter_shared(plan->B, plan->F, c->with_values);
     for (int i = 0; i < nlocal; i++) {
         ss_rank *r = &R[i];
         CUDA_CHECK(cudaSetDevice(r->device));
@@ -185,9 +196,10 @@ static void scatter_buckets(ss_rank *R, int nlocal, const ss_config *c, const ss
         void *pairs[] = {&r->keys,  &r->values, &r->part_k, &r->part_v,       &r->n,
                          &r->start, &r->chunk,  &cuts,      &r->row_prefix_d, &r->send_off_d};
         void *keys[] = {&r->keys, &r->part_k, &r->n, &r->start, &r->chunk, &cuts, &r->row_prefix_d, &r->send_off_d};
-        if (r->cols > 0) /* the split's kernel: pairs or keys, few buckets (in registers) or not */
+        if (r->cols > 0) /* the split's kernel: pairs or keys, few buckets (in registers), fine or not */
             CUDA_CHECK(cudaLaunchKernel(ss_scatter_kernel(plan->B, plan->F, c->with_values), dim3(r->cols),
-                                        dim3(SS_BLOCK), c->with_values ? pairs : keys, shared, r->comm_stream));
+                                        dim3(ss_scatter_block(plan->B, plan->F)), c->with_values ? pairs : keys, shared,
+                                        r->comm_stream));
         CUDA_CHECK(cudaEventRecord(r->ev_scatter_end, r->comm_stream));
     }
 }
@@ -215,13 +227,21 @@ static const char *sort_chunk(ss_rank *r, const ss_config *c, const ss_plan *pla
     const unsigned int bits = plan_chunk_bits(plan, r->rank, j);
     if (m == 0)
         return NULL;
-    if (c->local == SS_LOCAL_ONESWEEP)
+    if (c->local == SS_LOCAL_ONESWEEP && plan->F > 1)
         return seg_sort_chunk(r, c, plan, j, bits);
     unsigned int *A = r->keys + at, *Z = r->part_k + at;
     unsigned int *Av = c->with_values ? r->values + at : NULL, *Zv = c->with_values ? r->part_v + at : NULL;
-    size_t bytes = r->sort_temp_bytes;
     int in_a = 0;
-    CUDA_CHECK(cub_chunk_sort(r->sort_temp, &bytes, A, Av, Z, Zv, m, bits, &in_a, r->sort_stream));
+    if (c->local == SS_LOCAL_ONESWEEP) { /* one segment: the chunk lies whole in A, step 7 sorts it there */
+        int in_z = 0;
+        const char *why = onesweep_sort_buffers(A, Z, Av, Zv, m, r->sort_temp, r->sort_stream, &in_z);
+        if (why != NULL)
+            return why;
+        in_a = !in_z;
+    } else {
+        size_t bytes = r->sort_temp_bytes;
+        CUDA_CHECK(cub_chunk_sort(r->sort_temp, &bytes, A, Av, Z, Zv, m, bits, &in_a, r->sort_stream));
+    }
     settle_run(r, c->with_values, at, m, in_a);
     return NULL;
 }
@@ -368,7 +388,7 @@ const char *ss_config_check(const ss_config *c)
 /* ---- the step's descriptor ---------------------------------------------------- */
 
 static const char *const ss_dists[] = {"uniform", "sorted", "reverse", "equal", "few", "zipf", "all", NULL};
-static const char *const ss_locals[] = {"onesweep", "cub", NULL};
+static const char *const ss_locals[] = {"onesweep", "cub", "auto", NULL};
 
 /* What this step is, for ./run and the tests (ss_step, sample_sort.h). */
 const ss_step sample_sort_step_info = {
@@ -382,7 +402,7 @@ const ss_step sample_sort_step_info = {
             .default_n = 1 << 24,
             .max_n = 1LL << 40,
             .max_n_why = "the keys of 1024 ranks at most"},
-    /* the local sort: CUB's on whole chunks, the fastest form measured on two H100s (docs/ch13-sort.md);
+    /* the local sort: auto, the faster measured for the keys (ss_auto_local; docs/ch13-sort.md);
      * --local onesweep --fine F is step 7's over the radix cut's segments */
     /* the first chunk's weight: its round's exchange is the wait before the first sort, and the sort
      * of it must outlast the next round's exchange; best where they meet, w = exchange / sort time.
@@ -390,7 +410,7 @@ const ss_step sample_sort_step_info = {
      * 20, 25 and 30 % measured alike; for pairs 30 % beat 40 % at 0688f9b and 0c36e94). More: a rank
      * sends (G - 1) / G of its share over links its peers share, 4.1 / 5.7 and 8.0 / 7.8 ms on four
      * H200s at 08489c7 (0.73 and 1.03; 75 and 100 % measured best, docs/ch13-sort.md) */
-    .defaults = {.G = 1, .K = 0, .F = 0, .S = 4096, .slack = 0.10, .local = SS_LOCAL_CUB},
+    .defaults = {.G = 1, .K = 0, .F = 0, .S = 4096, .slack = 0.10, .local = SS_LOCAL_AUTO},
     .first_weight = {{0.3, 0.3}, {0.75, 1.0}},
     .reference_max_n = 1 << 28,
     .dists = ss_dists,

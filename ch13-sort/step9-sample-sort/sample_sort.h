@@ -26,10 +26,12 @@ LAB_BEGIN_C
         }                                                                                      \
     } while (0)
 
-/* The local sort of each chunk: step 7's single-pass radix sort, run over the
- * chunk's sub-buckets as segments (segsort.cuh), or cub::DeviceRadixSort on
- * the whole chunk (the baseline; one sub-bucket per chunk). */
-typedef enum { SS_LOCAL_ONESWEEP = 0, SS_LOCAL_CUB = 1 } ss_local;
+/* The local sort of each chunk: step 7's single-pass radix sort, on the whole
+ * chunk or over its sub-buckets as segments (segsort.cuh), or
+ * cub::DeviceRadixSort on the whole chunk (one sub-bucket per chunk). AUTO,
+ * the default, is resolved before a run to the faster of the two for its
+ * keys (ss_auto_local). */
+typedef enum { SS_LOCAL_ONESWEEP = 0, SS_LOCAL_CUB = 1, SS_LOCAL_AUTO = 2 } ss_local;
 
 /* How the ranks talk: NCCL, one GPU per rank (./run --gpus G, mpirun), or
  * device copies between ranks that share one GPU in this process
@@ -116,6 +118,11 @@ const char *ss_config_check(const ss_config *c);
 /* Sub-buckets per chunk for a run: `asked` when given (> 0), else one with
  * CUB (it sorts chunks whole), else as many as the plan allows. */
 int ss_fine_for(ss_local local, int G, int K, int asked);
+
+/* The local sort --local auto picks for c (its F: 1 unless --fine says):
+ * step 7 for keys, on whole chunks (or over the radix cut's segments, F > 1);
+ * CUB for pairs, and for chunks above what step 7 sorts at once. */
+ss_local ss_auto_local(const ss_config *c);
 
 /* 1 when step 7's sort is linked into this build (--local onesweep). */
 int ss_have_onesweep(void);

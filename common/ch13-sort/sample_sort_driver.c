@@ -102,8 +102,12 @@ static ss_config config_of(const run_opts *ro, const world *w, int G, int64_t N,
     c.link = ro->ranks > 0 ? SS_LINK_COPIES : SS_LINK_NCCL;
     c.copy_engines = c.link == SS_LINK_NCCL && strcmp(ro->exchange, "copy") == 0 && w->size == 1 && G > 1;
     c.K = ro->chunks > 0 ? ro->chunks : plan_default_chunks(G);
-    c.F = ss_fine_for(c.local, G, c.K, ro->fine);
     c.first_weight = ro->first > 0 ? ro->first / 100.0 : ss_default_first(STEP, G, with_values);
+    if (c.local == SS_LOCAL_AUTO) { /* whole chunks unless --fine says; then the step's pick for these keys */
+        c.F = ro->fine > 0 ? ro->fine : 1;
+        c.local = ss_auto_local(&c);
+    } else
+        c.F = ss_fine_for(c.local, G, c.K, ro->fine);
     c.timeout_s = (double)ro->timeout_s;
     return c;
 }
@@ -165,14 +169,16 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
          .lo = 1,
          .hi = PLAN_MAX_FINE,
          .metavar = "F",
-         .help =
-             "sub-buckets per chunk: the radix cut, segments of its sort (default: 1 with --local cub, else up to 64)"},
+         .help = "sub-buckets per chunk: the radix cut, segments of its sort (default: up to 64 with --local onesweep, "
+                 "else 1)"},
         {.name = "--local",
          .kind = LAB_ARG_NAME,
          .at = &ro->local,
          .names = STEP->locals,
          .metavar = "L",
-         .help = "the local sort: step 7's over the sub-buckets, or CUB's on the whole chunk"},
+         .help =
+             "the local sort: step 7's (over the sub-buckets), CUB's on the whole chunk, or auto: step 7's on whole "
+             "chunks of keys, CUB's for pairs"},
         {.name = "--exchange",
          .kind = LAB_ARG_NAME,
          .at = &ro->exchange,

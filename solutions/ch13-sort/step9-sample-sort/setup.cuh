@@ -47,17 +47,17 @@ static int64_t ss_chunk_room(const ss_config *c, int r)
 /* The count and scatter kernels run as many blocks as fit at once, each a chunk of whole tiles. */
 static const char *size_grid(ss_rank *R, const ss_config *c)
 {
-    const int B = c->G * c->K, BF = B * c->F;
+    const int B = c->G * c->K, BF = B * c->F, block = ss_scatter_block(B, c->F);
     ss_smem s;
-    const size_t shared = ss_smem_carve(NULL, B, BF, 1, c->with_values, &s);
+    const size_t shared = ss_scatter_shared(B, c->F, c->with_values);
     const void *scatter = ss_scatter_kernel(B, c->F, c->with_values); /* the one that runs: its blocks fit at once */
-    const char *why = lab_fit_kernel(scatter, SS_BLOCK, shared);
+    const char *why = lab_fit_kernel(scatter, block, shared);
     if (why == NULL)
         why = lab_fit_kernel(ss_count_kernel(B, c->F), SS_BLOCK, ss_smem_carve(NULL, B, BF, 0, 0, &s));
     if (why != NULL)
         return why;
     int per_sm = 0, sms = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, scatter, SS_BLOCK, shared));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, scatter, block, shared));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, R->device));
     if (per_sm < 1)
         return "the scatter kernel does not fit an SM (too many sub-buckets)";
@@ -127,7 +127,7 @@ static const char *local_setup(ss_rank *R, const ss_config *c)
         R->sort_temp = take(R, bytes);
         return NULL;
     }
-    if (c->G == 1 && c->K == 1) { /* one rank, one chunk: step 7's sort of the share, in place */
+    if (c->F == 1) { /* one segment a chunk (or one rank, one chunk): step 7's sort of it whole, in place */
         R->sort_temp_bytes = onesweep_tables_bytes(room > 0 ? room : 1);
         R->sort_temp = take(R, R->sort_temp_bytes);
         return onesweep_fit(c->with_values);
