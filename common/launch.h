@@ -7,6 +7,20 @@
 
 #include "lab.h"
 
+/* The resident threads an SM of the architecture being compiled holds
+ * (CUDA C++ Programming Guide, "Compute capabilities"): 1024 on sm_75, 1536
+ * on sm_86, sm_89 and sm_12x, 2048 on the others (sm_80, sm_90, ...). A
+ * kernel's __launch_bounds__ asks at most this many threads of blocks an SM
+ * (more is ignored, with a warning). The host pass has no architecture: it
+ * never reads launch bounds. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define LAB_SM_THREADS 1024
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
+#define LAB_SM_THREADS 1536
+#else
+#define LAB_SM_THREADS 2048
+#endif
+
 LAB_BEGIN_C
 
 /* What a kernel needs of its block size, or'ed together. */

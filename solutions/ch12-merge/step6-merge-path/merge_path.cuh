@@ -23,6 +23,7 @@
 #ifndef MERGE_PATH_CUH
 #define MERGE_PATH_CUH
 
+#include "launch.h"
 #include "merge.h"
 
 /* Threads per block and outputs per thread (compile-time: the outputs live in
@@ -45,17 +46,8 @@
 /* The key types: a constant argument, so the unused comparisons vanish. */
 enum { MP_INT = 0, MP_FLOAT = 1, MP_UINT = 2 };
 
-/* The resident threads an SM of the architecture being compiled holds
- * (CUDA C++ Programming Guide, "Compute capabilities"): 1024 on sm_75, 1536
- * on sm_86, sm_89 and sm_12x, 2048 on the others (sm_80, sm_90, ...). The host
- * pass has no architecture: it never reads launch bounds. */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
-#define MP_SM_THREADS 1024
-#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
-#define MP_SM_THREADS 1536
-#else
-#define MP_SM_THREADS 2048
-#endif
+/* The resident threads an SM of the architecture being compiled holds (launch.h). */
+#define MP_SM_THREADS LAB_SM_THREADS
 
 /* Keys kernels are compiled for a full SM (on sm_90, 2048 threads: 32
  * registers each, four blocks of 512); asking more blocks than the SM holds

@@ -54,8 +54,9 @@
 #ifndef ONESWEEP_KEYS_PER_THREAD
 #define ONESWEEP_KEYS_PER_THREAD 19 /* odd, as CUB's own tile for this sort on sm_90 */
 #endif
-#ifndef ONESWEEP_MIN_BLOCKS
-#define ONESWEEP_MIN_BLOCKS 3 /* keys: blocks per SM the registers must allow (3: 7 % faster than 2 on an H200) */
+#ifndef ONESWEEP_MIN_BLOCKS /* keys: blocks per SM the registers must allow: 3 (7 % faster than 2 on an H200), */
+#define ONESWEEP_MIN_BLOCKS /* or as many as the SM holds (sm_75: 2) */ \
+    (LAB_SM_THREADS / ONESWEEP_THREADS < 3 ? LAB_SM_THREADS / ONESWEEP_THREADS : 3)
 #endif
 #ifndef ONESWEEP_MIN_BLOCKS_PAIRS
 #define ONESWEEP_MIN_BLOCKS_PAIRS 2 /* pairs: their tile of keys and values is twice the shared memory */

@@ -930,18 +930,15 @@ static __device__ __forceinline__ void split_fine(const unsigned int *keys, cons
     }
 }
 
-/* registers: three blocks an SM for keys (step 7's tile, 384 threads), two for pairs */
-#ifndef SS_FINE_MIN_BLOCKS
-#define SS_FINE_MIN_BLOCKS 3
-#endif
-__global__ void __launch_bounds__(ONESWEEP_THREADS, SS_FINE_MIN_BLOCKS)
+/* registers: as step 7's pass, on its tile (ONESWEEP_MIN_BLOCKS for keys, _PAIRS for pairs) */
+__global__ void __launch_bounds__(ONESWEEP_THREADS, ONESWEEP_MIN_BLOCKS)
     split_fine_keys_kernel(const unsigned int *keys, unsigned int *part_k, int64_t n, int64_t start, int64_t chunk,
                            ss_cuts cuts, const uint64_t *row_prefix, const int64_t *send_off)
 {
     split_fine(keys, NULL, part_k, NULL, n, start, chunk, &cuts, row_prefix, send_off, 0, SS_HELD_SPLITS);
 }
 
-__global__ void __launch_bounds__(ONESWEEP_THREADS, 2)
+__global__ void __launch_bounds__(ONESWEEP_THREADS, ONESWEEP_MIN_BLOCKS_PAIRS)
     split_fine_pairs_kernel(const unsigned int *keys, const unsigned int *values, unsigned int *part_k,
                             unsigned int *part_v, int64_t n, int64_t start, int64_t chunk, ss_cuts cuts,
                             const uint64_t *row_prefix, const int64_t *send_off)
@@ -949,14 +946,14 @@ __global__ void __launch_bounds__(ONESWEEP_THREADS, 2)
     split_fine(keys, values, part_k, part_v, n, start, chunk, &cuts, row_prefix, send_off, 1, SS_HELD_SPLITS);
 }
 
-__global__ void __launch_bounds__(ONESWEEP_THREADS, SS_FINE_MIN_BLOCKS)
+__global__ void __launch_bounds__(ONESWEEP_THREADS, ONESWEEP_MIN_BLOCKS)
     split_fine8_keys_kernel(const unsigned int *keys, unsigned int *part_k, int64_t n, int64_t start, int64_t chunk,
                             ss_cuts cuts, const uint64_t *row_prefix, const int64_t *send_off)
 {
     split_fine(keys, NULL, part_k, NULL, n, start, chunk, &cuts, row_prefix, send_off, 0, SS_FEW_SPLITS);
 }
 
-__global__ void __launch_bounds__(ONESWEEP_THREADS, 2)
+__global__ void __launch_bounds__(ONESWEEP_THREADS, ONESWEEP_MIN_BLOCKS_PAIRS)
     split_fine8_pairs_kernel(const unsigned int *keys, const unsigned int *values, unsigned int *part_k,
                              unsigned int *part_v, int64_t n, int64_t start, int64_t chunk, ss_cuts cuts,
                              const uint64_t *row_prefix, const int64_t *send_off)
