@@ -261,23 +261,28 @@ static __device__ __forceinline__ void count_tile(const int *sub, int BF, unsign
  * configuration. ss_few_held says which: the splitters a split holds (0:
  * the tables' split); the count and the scatter pick their kernels by it,
  * so the two always take the same path. */
-static int ss_few_held(int B, int F)
+static int ss_held_splits(int B)
 {
-    if (B > SS_FEW_SPLITS + 1 || F != 1 || lab_todo_note()[0] != '\0')
+    if (B > SS_FEW_SPLITS + 1 || lab_todo_note()[0] != '\0')
         return 0;
     return B <= SS_HELD_SPLITS + 1 ? SS_HELD_SPLITS : SS_FEW_SPLITS;
 }
 
+static int ss_few_held(int B, int F)
+{
+    return F == 1 ? ss_held_splits(B) : 0;
+}
+
 /* The fine split (the radix cut on, F > 1): with at most ONESWEEP_RADIX
- * sub-buckets in all and up to 8 buckets, a key's sub-bucket is one 8-bit
- * digit, so each tile is split as one pass of step 7 splits it (per-warp
- * counts and eight votes, not the match instruction: split_fine below) and
- * counted with one shared atomic a key. Not while a TODO of the step is
- * open, as ss_few_held. */
+ * sub-buckets in all and up to 8 buckets, their splitters held as the few
+ * buckets' are (ss_held_splits), a key's sub-bucket is one 8-bit digit, so
+ * each tile is split as one pass of step 7 splits it (per-warp counts and
+ * eight votes, not the match instruction: split_fine below) and counted with
+ * one shared atomic a key. Not while a TODO of the step is open. */
 #define SS_FINE (-1) /* count_body's H for the fine split's count */
 static int ss_fine_split(int B, int F)
 {
-    return F > 1 && B * F <= ONESWEEP_RADIX && B <= SS_FEW_SPLITS + 1 && lab_todo_note()[0] == '\0';
+    return F > 1 && B * F <= ONESWEEP_RADIX && ss_held_splits(B) > 0;
 }
 
 /* count_tile for the fine split: one shared atomic a key (sub-bucket BF: a missing item). */
@@ -958,7 +963,7 @@ static size_t ss_scatter_shared(int B, int F, int has_values)
 static const void *ss_scatter_kernel(int B, int F, int has_values)
 {
     if (ss_fine_split(B, F)) {
-        if (B <= SS_HELD_SPLITS + 1)
+        if (ss_held_splits(B) == SS_HELD_SPLITS)
             return has_values ? (const void *)split_fine_pairs_kernel : (const void *)split_fine_keys_kernel;
         return has_values ? (const void *)split_fine8_pairs_kernel : (const void *)split_fine8_keys_kernel;
     }

@@ -227,6 +227,23 @@ static void exchange_keys(ss_rank *R, int nlocal, const ss_config *c, const ss_p
     }
 }
 
+/* m keys (and values) sorted whole between A and Z by the run's local sort
+ * (CUB's on their low `bits` bits, step 7's on all 32); *in_a: the result
+ * ended in A. NULL, or why not. */
+static const char *sort_whole(ss_rank *r, const ss_config *c, unsigned int *A, unsigned int *Av, unsigned int *Z,
+                              unsigned int *Zv, int64_t m, unsigned int bits, int *in_a)
+{
+    if (c->local == SS_LOCAL_CUB) {
+        size_t bytes = r->sort_temp_bytes;
+        CUDA_CHECK(cub_chunk_sort(r->sort_temp, &bytes, A, Av, Z, Zv, m, bits, in_a, r->sort_stream));
+        return NULL;
+    }
+    int in_z = 0; /* step 7 sorts in place: an even count of passes ends in A */
+    const char *why = onesweep_sort_buffers(A, Z, Av, Zv, m, r->sort_temp, r->sort_stream, &in_z);
+    *in_a = !in_z;
+    return why;
+}
+
 /* Chunk j of rank r sorted in its region of recv (A) and of part (Z), and settled where the rank's run lives. */
 static const char *sort_chunk(ss_rank *r, const ss_config *c, const ss_plan *plan, int j)
 {
@@ -238,17 +255,10 @@ static const char *sort_chunk(ss_rank *r, const ss_config *c, const ss_plan *pla
         return seg_sort_chunk(r, c, plan, j, bits);
     unsigned int *A = r->keys + at, *Z = r->part_k + at;
     unsigned int *Av = c->with_values ? r->values + at : NULL, *Zv = c->with_values ? r->part_v + at : NULL;
-    int in_a = 0;
-    if (c->local == SS_LOCAL_ONESWEEP) { /* one segment: the chunk lies whole in A, step 7 sorts it there */
-        int in_z = 0;
-        const char *why = onesweep_sort_buffers(A, Z, Av, Zv, m, r->sort_temp, r->sort_stream, &in_z);
-        if (why != NULL)
-            return why;
-        in_a = !in_z;
-    } else {
-        size_t bytes = r->sort_temp_bytes;
-        CUDA_CHECK(cub_chunk_sort(r->sort_temp, &bytes, A, Av, Z, Zv, m, bits, &in_a, r->sort_stream));
-    }
+    int in_a = 0; /* one segment: the chunk lies whole in A */
+    const char *why = sort_whole(r, c, A, Av, Z, Zv, m, bits, &in_a);
+    if (why != NULL)
+        return why;
     settle_run(r, c->with_values, at, m, in_a);
     return NULL;
 }
@@ -301,15 +311,11 @@ static const char *sort_one_bucket(ss_rank *R, const ss_config *c, ss_plan *plan
     for (size_t e = 0; e < sizeof marks / sizeof marks[0]; e++)
         CUDA_CHECK(cudaEventRecord(marks[e], R->comm_stream));
     CUDA_CHECK(cudaStreamWaitEvent(R->sort_stream, R->ev_sort_begin[0], 0));
-    int in_alt = 0;
-    if (why == NULL && c->local == SS_LOCAL_CUB && R->n > 0) {
-        size_t bytes = R->sort_temp_bytes;
-        CUDA_CHECK(cub_chunk_sort(R->sort_temp, &bytes, R->keys, c->with_values ? R->values : NULL, R->part_k,
-                                  c->with_values ? R->part_v : NULL, R->n, 32, &in_alt, R->sort_stream));
-        in_alt = !in_alt;
-    } else if (why == NULL && R->n > 0)
-        why = onesweep_sort_buffers(R->keys, R->part_k, c->with_values ? R->values : NULL,
-                                    c->with_values ? R->part_v : NULL, R->n, R->sort_temp, R->sort_stream, &in_alt);
+    int in_a = 1;
+    if (why == NULL && R->n > 0)
+        why = sort_whole(R, c, R->keys, c->with_values ? R->values : NULL, R->part_k, c->with_values ? R->part_v : NULL,
+                         R->n, 32, &in_a);
+    const int in_alt = !in_a;
     CUDA_CHECK(cudaEventRecord(R->ev_sort_done[0], R->sort_stream));
     CUDA_CHECK(cudaEventRecord(R->ev_sort_end, R->sort_stream));
     R->run_k = in_alt ? R->part_k : R->keys, R->run_v = c->with_values ? (in_alt ? R->part_v : R->values) : NULL;

@@ -127,7 +127,7 @@ static const char *local_setup(ss_rank *R, const ss_config *c)
         R->sort_temp = take(R, bytes);
         return NULL;
     }
-    if (c->F == 1) { /* one segment a chunk (or one rank, one chunk): step 7's sort of it whole, in place */
+    if (c->F == 1 || c->G * c->K == 1) { /* one segment a chunk, or one bucket (the share): step 7's sort, whole */
         R->sort_temp_bytes = onesweep_tables_bytes(room > 0 ? room : 1);
         R->sort_temp = take(R, R->sort_temp_bytes);
         return onesweep_fit(c->with_values);
