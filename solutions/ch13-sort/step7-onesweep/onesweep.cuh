@@ -18,7 +18,8 @@
  *     onesweep_count_digits      the tile's count of each digit
  *     onesweep_publish           posts it (an aggregate) for the blocks after this one
  *     onesweep_place_digits      where each warp's keys of each digit start in the tile
- *     onesweep_rank_tile         each key's place in the tile sorted by digit (stable)
+ *     onesweep_rank_tile         each key's place in the tile sorted by digit (stable), or
+ *     onesweep_rank_arrivals     in the first pass over keys alone, in any order inside a digit
  *     onesweep_look_back         the keys of each digit in every earlier tile
  *     onesweep_scatter_tile      the sorted tile to its places, digit run by digit run
  *
@@ -259,17 +260,27 @@ static __device__ __forceinline__ void onesweep_load_tile(const unsigned int *in
 
 /* Each warp counts its keys per digit (row `warp` of s_warp); then thread d
  * turns column d into the count of d in the warps before each one, and
- * returns the tile's count of digit d. */
+ * returns the tile's count of digit d. With `arrival` (not NULL), each of
+ * the tile's `valid` keys also learns from its atomicAdd how many of its
+ * warp's keys of its digit came before it, in the order the hardware took
+ * them (onesweep_rank_arrivals), and the padding is not counted. */
 static __device__ __forceinline__ unsigned int onesweep_count_digits(const unsigned int *key, unsigned int shift,
-                                                                     unsigned int *s_warp)
+                                                                     unsigned int *s_warp, unsigned int *arrival,
+                                                                     unsigned int valid)
 {
     unsigned int *row = s_warp + threadIdx.x / 32 * ONESWEEP_RADIX;
+    const unsigned int first = threadIdx.x / 32 * 32 * ONESWEEP_KEYS_PER_THREAD + threadIdx.x % 32;
     for (unsigned int d = threadIdx.x % 32; d < ONESWEEP_RADIX; d += 32)
         row[d] = 0;
     __syncwarp();
 #pragma unroll
-    for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
-        atomicAdd(&row[onesweep_digit(key[u], shift)], 1u);
+    for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++) {
+        unsigned int *counter = &row[onesweep_digit(key[u], shift)];
+        if (arrival == NULL)
+            atomicAdd(counter, 1u);
+        else if (first + u * 32 < valid) /* onesweep_load_tile's order */
+            arrival[u] = atomicAdd(counter, 1u);
+    }
     __syncthreads();
     unsigned int total = 0;
     if (threadIdx.x < ONESWEEP_RADIX)
@@ -355,6 +366,20 @@ static __device__ __forceinline__ void onesweep_rank_tile(const unsigned int *ke
         rank[u] = 0;
     */
     /* end exercise */
+}
+
+/* The tile ranked in any order inside a digit: key u goes after the keys of
+ * its digit that reached its warp's counter first (arrival[u], from
+ * onesweep_count_digits), from s_next[digit], the warp's first place of that
+ * digit. No votes; not stable. The padding gets no place (ONESWEEP_TILE). */
+static __device__ __forceinline__ void onesweep_rank_arrivals(const unsigned int *key, unsigned int *rank,
+                                                              unsigned int shift, const unsigned int *s_next,
+                                                              unsigned int valid)
+{
+    const unsigned int first = threadIdx.x / 32 * 32 * ONESWEEP_KEYS_PER_THREAD + threadIdx.x % 32;
+#pragma unroll
+    for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
+        rank[u] = first + u * 32 < valid ? rank[u] + s_next[onesweep_digit(key[u], shift)] : ONESWEEP_TILE;
 }
 
 /* Tiles j, j-1, ..., j-ONESWEEP_LOOKBACK_WINDOW+1 of digit d: their status
@@ -447,8 +472,9 @@ static __device__ __forceinline__ void onesweep_copy_tile(const onesweep_args *a
     }
 }
 
+/* has_values and any_order are literals: each kernel below carries only its own code. */
 static __device__ __forceinline__ void onesweep_pass(const onesweep_args a, const unsigned int pass,
-                                                     const int has_values)
+                                                     const int has_values, const int any_order)
 {
     extern __shared__ unsigned int s_tile[]; /* the tile sorted by digit: keys [ONESWEEP_TILE], then values */
     __shared__ unsigned int s_warp[ONESWEEP_WARPS * ONESWEEP_RADIX]; /* [warp][digit]: counts, then where its keys go */
@@ -470,14 +496,18 @@ static __device__ __forceinline__ void onesweep_pass(const onesweep_args a, cons
     const onesweep_buffers io = onesweep_pick_buffers(&a, run, pass);
     unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD];
     onesweep_load_tile(io.keys_in, base, valid, key, 0xffffffffu); /* the last tile's padding: digit 255, last */
-    const unsigned int count = onesweep_count_digits(key, shift, s_warp);
+    const unsigned int count = onesweep_count_digits(key, shift, s_warp, any_order ? rank : NULL, valid);
     if (d < ONESWEEP_RADIX) /* at once: the tiles after this one may be waiting; tile 0's count is already a prefix */
         onesweep_publish(status, tile, d, (tile == 0 ? ONESWEEP_STATUS_INCLUSIVE : ONESWEEP_STATUS_AGGREGATE) | count);
     const unsigned int start = onesweep_place_digits(count, s_warp, s_scan);
-    onesweep_rank_tile(key, rank, shift, s_warp + threadIdx.x / 32 * ONESWEEP_RADIX);
+    if (any_order)
+        onesweep_rank_arrivals(key, rank, shift, s_warp + threadIdx.x / 32 * ONESWEEP_RADIX, valid);
+    else
+        onesweep_rank_tile(key, rank, shift, s_warp + threadIdx.x / 32 * ONESWEEP_RADIX);
 #pragma unroll
     for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
-        s_tile[rank[u]] = key[u];
+        if (!any_order || rank[u] < ONESWEEP_TILE) /* any order: the padding is not staged */
+            s_tile[rank[u]] = key[u];
     if (has_values) {
         unsigned int value[ONESWEEP_KEYS_PER_THREAD];
         onesweep_load_tile(io.values_in, base, valid, value, 0);
@@ -496,13 +526,23 @@ static __device__ __forceinline__ void onesweep_pass(const onesweep_args a, cons
 __global__ __launch_bounds__(ONESWEEP_THREADS, ONESWEEP_MIN_BLOCKS) void onesweep_keys(const onesweep_args a,
                                                                                        const unsigned int pass)
 {
-    onesweep_pass(a, pass, 0);
+    onesweep_pass(a, pass, 0, 0);
+}
+
+/* Keys alone, pass 0: it reads the caller's keys, in an order no later pass keeps (equal keys cannot
+ * be told apart), so the keys of a digit may take their places in any order: the count's atomics rank
+ * them (onesweep_rank_arrivals), with no votes. Pass 0 is the first that runs, or skipped (then pass
+ * 1, stable, is first: right, only slower). Pairs and the later passes rank stably. */
+__global__ __launch_bounds__(ONESWEEP_THREADS, ONESWEEP_MIN_BLOCKS) void onesweep_keys_first(const onesweep_args a,
+                                                                                             const unsigned int pass)
+{
+    onesweep_pass(a, pass, 0, 1);
 }
 
 __global__ __launch_bounds__(ONESWEEP_THREADS, ONESWEEP_MIN_BLOCKS_PAIRS) void onesweep_pairs(const onesweep_args a,
                                                                                               const unsigned int pass)
 {
-    onesweep_pass(a, pass, 1);
+    onesweep_pass(a, pass, 1, 0);
 }
 
 /* ---- host side ------------------------------------------------------------ */
@@ -598,6 +638,8 @@ const char *onesweep_sort(const unsigned int *keys_in, const unsigned int *value
     for (unsigned int pass = 0; pass < ONESWEEP_PASSES; pass++) {
         if (pairs)
             onesweep_pairs<<<t.tiles, ONESWEEP_THREADS, onesweep_shared_bytes(1), stream>>>(a, pass);
+        else if (pass == 0)
+            onesweep_keys_first<<<t.tiles, ONESWEEP_THREADS, onesweep_shared_bytes(0), stream>>>(a, pass);
         else
             onesweep_keys<<<t.tiles, ONESWEEP_THREADS, onesweep_shared_bytes(0), stream>>>(a, pass);
         CUDA_CHECK_LAUNCH();

@@ -859,7 +859,7 @@ static __device__ __forceinline__ unsigned int fine_stage(const unsigned int *ke
                                                           unsigned int *start, const int has_values)
 {
     unsigned int rank[ONESWEEP_KEYS_PER_THREAD];
-    const unsigned int count = onesweep_count_digits(sub, 0, s_warp);
+    const unsigned int count = onesweep_count_digits(sub, 0, s_warp, NULL, ONESWEEP_TILE);
     *start = onesweep_place_digits(count, s_warp, s_scan);
     onesweep_rank_tile(sub, rank, 0, s_warp + threadIdx.x / 32 * ONESWEEP_RADIX);
 #pragma unroll

@@ -162,7 +162,7 @@ static __device__ __forceinline__ void seg_pass(const seg_pass_args a, const uns
         d < ONESWEEP_RADIX ? a.starts[((size_t)p.seg * ONESWEEP_PASSES + pass) * ONESWEEP_RADIX + d] : 0;
     unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD];
     onesweep_load_tile(a.keys_in + base, 0, valid, key, 0xffffffffu); /* padding: digit 255, ranked last */
-    const unsigned int count = onesweep_count_digits(key, shift, s_warp);
+    const unsigned int count = onesweep_count_digits(key, shift, s_warp, NULL, valid);
     /* a piece's last tile is short, and its padding must not count for the tiles after it (step 7's
      * only short tile is the last one) */
     const unsigned int real = d == ONESWEEP_RADIX - 1 ? count - (ONESWEEP_TILE - valid) : count;
