@@ -541,6 +541,67 @@ static __device__ __forceinline__ void load_blocked_tile(const unsigned int *src
     }
 }
 
+/* The bins' way (plan_bin_splitters) is the count's when it can be: with no
+ * TODO open (the tables' count is the exercise), whole chunks, and at most
+ * SS_BIN_BUCKETS buckets. */
+#define SS_BIN_BUCKETS 64
+static int ss_bins_path(const ss_config *c)
+{
+    return c->bin_splitters && c->F == 1 && c->G * c->K > 1 && c->G * c->K <= SS_BIN_BUCKETS &&
+           lab_todo_note()[0] == '\0';
+}
+
+/* Each block's keys per bin (plan_bin_of) over its chunk of the share, as the
+ * count's blocks take them: its row of block_bins, and added to the rank's
+ * bins. One shared atomic a key. */
+__global__ void __launch_bounds__(SS_BLOCK)
+    count_bins_kernel(const unsigned int *keys, int64_t n, int64_t chunk, unsigned int *block_bins, unsigned int *bins)
+{
+    __shared__ unsigned int s_bins[PLAN_BINS];
+    for (int i = threadIdx.x; i < PLAN_BINS; i += blockDim.x)
+        s_bins[i] = 0;
+    __syncthreads();
+    const int64_t lo = blockIdx.x * chunk, hi = min(n, lo + chunk);
+    for (int64_t tile_lo = lo; tile_lo < hi; tile_lo += SS_TILE) {
+        const int tile_n = (int)min((int64_t)SS_TILE, hi - tile_lo);
+        unsigned int key[SS_ITEMS];
+        load_blocked_tile(keys, tile_lo, tile_n, key);
+#pragma unroll
+        for (int j = 0; j < SS_ITEMS; j++)
+            if (threadIdx.x * SS_ITEMS + j < tile_n)
+                atomicAdd(&s_bins[plan_bin_of(key[j])], 1u);
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < PLAN_BINS; i += blockDim.x) {
+        const unsigned int c = s_bins[i];
+        block_bins[(size_t)blockIdx.x * PLAN_BINS + i] = c;
+        if (c != 0)
+            atomicAdd(&bins[i], c);
+    }
+}
+
+/* The count's table (bucket-major, a column per block) from the blocks' bins:
+ * bucket b of block c holds its bins [first_bin[b], first_bin[b + 1]). */
+__global__ void __launch_bounds__(SS_BLOCK)
+    bins_table_kernel(const unsigned int *block_bins, const int *first_bin, int B, unsigned int *table)
+{
+    __shared__ unsigned int s_sum[SS_BIN_BUCKETS];
+    for (int b = threadIdx.x; b < B; b += blockDim.x)
+        s_sum[b] = 0;
+    __syncthreads();
+    for (int i = threadIdx.x; i < PLAN_BINS; i += blockDim.x) {
+        int b = 0;
+        while (b + 1 < B && i >= first_bin[b + 1])
+            b++;
+        const unsigned int c = block_bins[(size_t)blockIdx.x * PLAN_BINS + i];
+        if (c != 0)
+            atomicAdd(&s_sum[b], c);
+    }
+    __syncthreads();
+    for (int b = threadIdx.x; b < B; b += blockDim.x)
+        table[(size_t)b * gridDim.x + blockIdx.x] = s_sum[b];
+}
+
 #define SS_FIELD 16 /* bits of one bucket's count in a packed word: a tile's 4096 keys fit */
 
 /* Bucket b's count in packed words: 16 bits a bucket, buckets 0-3 in w[0],

@@ -113,6 +113,28 @@ int plan_sample_positions(int64_t n, int S, int64_t *pos);
  * fine_base). Each sampled key stands for n_r / used_r keys of its rank. */
 void plan_choose_splitters(ss_plan *p, const unsigned int *gathered);
 
+/* ---- splitters at bin edges, from exact counts ---------------------------- */
+
+/* The bins: a key's top PLAN_BIN_BITS bits. Every rank counts its keys per
+ * bin (a histogram, one read of the share); where the keys are spread thinly
+ * over the bins, as uniform keys are, the splitters can sit on bin edges, and
+ * then every count the plan needs is a sum of bins: no sample, no count pass
+ * (plan_bin_splitters). */
+#define PLAN_BIN_BITS 12
+#define PLAN_BINS     (1 << PLAN_BIN_BITS)
+static inline __host__ __device__ unsigned int plan_bin_of(unsigned int key)
+{
+    return key >> (32 - PLAN_BIN_BITS);
+}
+
+/* From every rank's bin counts (G rows of PLAN_BINS, rank-major): splitter t
+ * - 1 at the bin edge nearest boundary t's target, (edge's first key, 0), so
+ * bucket b is the bins [first_bin[b], first_bin[b + 1]); each rank's counts
+ * per bucket set as plan_set_counts would (F must be 1), and the radix cuts.
+ * 1 when every boundary lands within `slack` x N / G keys of its target; 0
+ * (nothing set) when a bin is too heavy for that: then the sample decides. */
+int plan_bin_splitters(ss_plan *p, const unsigned int *bins, double slack, int *first_bin);
+
 /* ---- counts and layout --------------------------------------------------- */
 
 /* counts: G x BF, as gathered from every rank's count kernel. */

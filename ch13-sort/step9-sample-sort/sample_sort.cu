@@ -89,11 +89,10 @@ static void gather_sample(ss_rank *R, int nlocal, const ss_config *c, unsigned i
     CUDA_CHECK(cudaStreamSynchronize(R[0].comm_stream));
 }
 
-/* The plan picks the cuts on the host (every process the same); each rank gets a copy. */
-static void choose_splitters(ss_rank *R, int nlocal, ss_plan *plan, const unsigned int *host_sample)
+/* The plan's cuts to every owned rank. */
+static void upload_cuts(ss_rank *R, int nlocal, const ss_plan *plan)
 {
     const size_t b = (size_t)plan->B;
-    plan_choose_splitters(plan, host_sample);
     for (int i = 0; i < nlocal; i++) {
         cudaStream_t s = R[i].comm_stream;
         CUDA_CHECK(cudaSetDevice(R[i].device));
@@ -102,6 +101,61 @@ static void choose_splitters(ss_rank *R, int nlocal, ss_plan *plan, const unsign
         CUDA_CHECK(cudaMemcpyAsync(R[i].shift_d, plan->shift, 4 * b, cudaMemcpyHostToDevice, s));
         CUDA_CHECK(cudaMemcpyAsync(R[i].fine_base_d, plan->fine_base, 4 * b, cudaMemcpyHostToDevice, s));
     }
+}
+
+/* The plan picks the cuts on the host (every process the same); each rank gets a copy. */
+static void choose_splitters(ss_rank *R, int nlocal, ss_plan *plan, const unsigned int *host_sample)
+{
+    plan_choose_splitters(plan, host_sample);
+    upload_cuts(R, nlocal, plan);
+}
+
+/* The bins' way to splitters and counts, in one read of the share and one
+ * gather: each rank counts its keys per bin (count_bins_kernel), every rank's
+ * bins go to all, and where bin edges split the keys within 0.5 % of N / G of
+ * each boundary (uniform keys: a bin is 1 / 4096 of them), the splitters sit
+ * there and every count is a sum of bins (plan_bin_splitters): no sample and
+ * no count pass, and the buckets even to a bin. Each block's table then comes
+ * from its bins. 1 when so; 0: the sample's way (skewed keys). */
+#define SS_BIN_SLACK 0.005
+static int bin_splitters(ss_rank *R, int nlocal, const ss_config *c, ss_plan *plan, unsigned int *host_bins)
+{
+    const size_t row = sizeof(unsigned int) * PLAN_BINS;
+    void **rows = (void **)lab_xmalloc(sizeof(void *) * (size_t)nlocal);
+    for (int i = 0; i < nlocal; i++) {
+        ss_rank *r = &R[i];
+        unsigned int *mine = r->bins_d + (size_t)r->rank * PLAN_BINS;
+        rows[i] = r->bins_d;
+        CUDA_CHECK(cudaSetDevice(r->device));
+        CUDA_CHECK(cudaMemsetAsync(mine, 0, row, r->comm_stream));
+        if (r->cols > 0) {
+            count_bins_kernel<<<r->cols, SS_BLOCK, 0, r->comm_stream>>>(r->keys, r->n, r->chunk, r->block_bins_d, mine);
+            CUDA_CHECK_LAUNCH();
+        }
+    }
+    ss_all_gather(R, nlocal, c, rows, row);
+    free(rows);
+    CUDA_CHECK(cudaSetDevice(R[0].device));
+    CUDA_CHECK(cudaMemcpyAsync(host_bins, R[0].bins_d, row * (size_t)c->G, cudaMemcpyDeviceToHost, R[0].comm_stream));
+    CUDA_CHECK(cudaStreamSynchronize(R[0].comm_stream));
+    int first_bin[SS_BIN_BUCKETS + 1];
+    if (!plan_bin_splitters(plan, host_bins, SS_BIN_SLACK, first_bin))
+        return 0;
+    upload_cuts(R, nlocal, plan);
+    for (int i = 0; i < nlocal; i++) {
+        ss_rank *r = &R[i];
+        CUDA_CHECK(cudaSetDevice(r->device));
+        CUDA_CHECK(cudaMemcpyAsync(r->first_bin_d, first_bin, sizeof(int) * (size_t)(plan->B + 1),
+                                   cudaMemcpyHostToDevice, r->comm_stream)); /* pageable: staged on return */
+        if (r->cols > 0) {
+            bins_table_kernel<<<r->cols, SS_BLOCK, 0, r->comm_stream>>>(r->block_bins_d, r->first_bin_d, plan->B,
+                                                                        r->table_d);
+            scan_table_kernel<<<plan->BF, 32, 0, r->comm_stream>>>(r->table_d, r->cols, r->row_prefix_d,
+                                                                   r->counts_d + (size_t)r->rank * plan->BF);
+            CUDA_CHECK_LAUNCH();
+        }
+    }
+    return 1;
 }
 
 /* Keys per sub-bucket per block, then per sub-bucket: each block's offset
@@ -145,10 +199,35 @@ static const char *check_chunks(const ss_config *c, const ss_layout *L, int r)
     return NULL;
 }
 
-/* Every rank's counts to all; then the layout of every rank, the same on
- * every process (so every process stops, or goes on, together), the check
- * that the ranks agree on the exchange, and each owned rank's offsets and
- * sort tables to its device. */
+/* 1 when the scatters write round 0 straight into its receivers (--exchange
+ * direct): every rank in this process, on GPUs that reach each other, one
+ * sub-bucket a bucket, and each rank's chunk 0 fits part's front, which its
+ * own scatter leaves alone (the free front and its round 0's region, round 0
+ * now going out directly). The chunk lands at part's offset 0 in rank order
+ * (recv_off[s]), ready for its sort as soon as every scatter is done: no copy,
+ * no wait for round 0. Else round 0 goes by the copy engines as the others. */
+static int direct_first(const ss_rank *R, int nlocal, const ss_config *c, const ss_plan *plan)
+{
+    if (!c->direct_first || nlocal != c->G || plan->F != 1 || plan->B < 2)
+        return 0;
+    for (int d = 0; d < nlocal; d++) {
+        const ss_layout *L = R[d].layout;
+        if (L->sub_start[1] > L->round_end[0] || R[d].cap != R[0].cap) /* cap: part_v's offsets, part_joined */
+            return 0;
+        for (int s = 0; s < nlocal; s++) {
+            int can = 1;
+            if (R[s].device != R[d].device)
+                CUDA_CHECK(cudaDeviceCanAccessPeer(&can, R[s].device, R[d].device));
+            if (!can)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static const char *lay_out(ss_rank *R, int nlocal, const ss_config *c, ss_plan *plan);
+
+/* Every rank's counts to all, into the plan; then lay_out. */
 static const char *exchange_counts(ss_rank *R, int nlocal, const ss_config *c, ss_plan *plan, uint64_t *host_counts)
 {
     void **rows = (void **)lab_xmalloc(sizeof(void *) * (size_t)nlocal);
@@ -161,6 +240,15 @@ static const char *exchange_counts(ss_rank *R, int nlocal, const ss_config *c, s
                                cudaMemcpyDeviceToHost, R[0].comm_stream));
     CUDA_CHECK(cudaStreamSynchronize(R[0].comm_stream));
     plan_set_counts(plan, host_counts);
+    return lay_out(R, nlocal, c, plan);
+}
+
+/* The layout of every rank from the plan's counts, the same on every process
+ * (so every process stops, or goes on, together), the check that the ranks
+ * agree on the exchange, and each owned rank's offsets and sort tables to
+ * its device. */
+static const char *lay_out(ss_rank *R, int nlocal, const ss_config *c, ss_plan *plan)
+{
     ss_layout *all = (ss_layout *)lab_xmalloc(sizeof(ss_layout) * (size_t)c->G);
     const char *why = NULL;
     for (int r = 0; r < c->G && why == NULL; r++) {
@@ -174,11 +262,19 @@ static const char *exchange_counts(ss_rank *R, int nlocal, const ss_config *c, s
     free(all);
     if (why != NULL)
         return why;
-    for (int i = 0; i < nlocal; i++) {
+    for (int i = 0; i < nlocal; i++)
         plan_layout(plan, R[i].rank, R[i].cap, R[i].cap, R[i].layout);
+    const int direct = direct_first(R, nlocal, c, plan);
+    for (int i = 0; i < nlocal; i++) {
+        int64_t send_off[PLAN_MAX_SUBS];
+        memcpy(send_off, R[i].layout->send_off, sizeof(int64_t) * (size_t)plan->BF);
+        R[i].direct = direct;
+        for (int d = 0; d < c->G && direct; d++) /* bucket (d, 0): straight to its place in rank d's part */
+            send_off[d * plan->K] = ((intptr_t)R[d].part_k - (intptr_t)R[i].part_k) / (intptr_t)sizeof(unsigned int) +
+                                    R[d].layout->recv_off[R[i].rank];
         CUDA_CHECK(cudaSetDevice(R[i].device));
-        CUDA_CHECK(cudaMemcpyAsync(R[i].send_off_d, R[i].layout->send_off, sizeof(int64_t) * (size_t)plan->BF,
-                                   cudaMemcpyHostToDevice, R[i].comm_stream));
+        CUDA_CHECK(cudaMemcpyAsync(R[i].send_off_d, send_off, sizeof(int64_t) * (size_t)plan->BF,
+                                   cudaMemcpyHostToDevice, R[i].comm_stream)); /* pageable: staged on return */
         if (R[i].segsort != NULL)
             seg_upload(&R[i], plan);
     }
@@ -208,7 +304,14 @@ static void scatter_buckets(ss_rank *R, int nlocal, const ss_config *c, const ss
 static void exchange_keys(ss_rank *R, int nlocal, const ss_config *c, const ss_plan *plan)
 {
     for (int j = 0; j < plan->K; j++) {
-        ss_exchange_round(R, nlocal, c, plan, j);
+        if (j > 0 || !R[0].direct)
+            ss_exchange_round(R, nlocal, c, plan, j);
+        else /* direct_first: round 0 is in once every rank's scatter is done */
+            for (int i = 0; i < nlocal; i++) {
+                CUDA_CHECK(cudaSetDevice(R[i].device));
+                for (int s = 0; s < nlocal; s++)
+                    CUDA_CHECK(cudaStreamWaitEvent(R[i].comm_stream, R[s].ev_scatter_end, 0));
+            }
         for (int i = 0; i < nlocal; i++) {
             CUDA_CHECK(cudaSetDevice(R[i].device));
             CUDA_CHECK(cudaEventRecord(R[i].ev_round[j], R[i].comm_stream));
@@ -248,12 +351,42 @@ static const char *sort_chunk(ss_rank *r, const ss_config *c, const ss_plan *pla
         return seg_sort_chunk(r, c, plan, j, bits);
     unsigned int *A = r->keys + at, *Z = r->part_k + at;
     unsigned int *Av = c->with_values ? r->values + at : NULL, *Zv = c->with_values ? r->part_v + at : NULL;
+    const int landed_in_part = r->direct && j == 0;                     /* direct_first: keys is the second buffer */
+    if (landed_in_part && r->first_alt != NULL && m <= r->first_room) { /* part -> keys, first_alt between */
+        r->run_in_keys = 1;
+        return onesweep_sort(Z, Zv, A, Av, r->first_alt, r->first_alt_v, m, r->sort_temp, r->sort_stream);
+    }
+    if (landed_in_part) {
+        unsigned int *t = A, *tv = Av;
+        A = Z, Av = Zv, Z = t, Zv = tv;
+    }
     int in_a = 0; /* one segment: the chunk lies whole in A */
     const char *why = sort_whole(r, c, A, Av, Z, Zv, m, bits, &in_a);
     if (why != NULL)
         return why;
-    settle_run(r, c->with_values, at, m, in_a);
+    if (landed_in_part && c->K == 1) /* the run is this chunk, where it ended */
+        r->run_in_keys = !in_a;
+    else if (landed_in_part) { /* the run lies in keys; a result in part goes there beside the next sorts */
+        r->run_in_keys = 1;
+        r->first_in_part = in_a;
+    } else
+        settle_run(r, c->with_values, at, m, in_a);
     return NULL;
+}
+
+/* direct_first's chunk 0 sorted in part: copied to its place in keys on the
+ * comm stream (after round 1's sends), while the next chunks sort. */
+static void settle_first_beside(ss_rank *r, const ss_config *c)
+{
+    const int64_t m = r->layout->sub_start[1];
+    if (!r->first_in_part)
+        return;
+    CUDA_CHECK(cudaStreamWaitEvent(r->comm_stream, r->ev_sort_done[0], 0));
+    CUDA_CHECK(cudaMemcpyAsync(r->keys, r->part_k, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice,
+                               r->comm_stream));
+    if (c->with_values)
+        CUDA_CHECK(cudaMemcpyAsync(r->values, r->part_v, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice,
+                                   r->comm_stream));
 }
 
 /* Each chunk sorted on the sort stream as soon as the round it waits for is
@@ -265,7 +398,7 @@ static const char *sort_chunks(ss_rank *R, int nlocal, const ss_config *c, const
         ss_rank *r = &R[i];
         const ss_layout *L = r->layout;
         CUDA_CHECK(cudaSetDevice(r->device));
-        r->run_in_keys = -1;
+        r->run_in_keys = -1, r->first_in_part = 0;
         for (int j = 0; j < c->K; j++) {
             /* TODO(7): sort_chunks(), the pipeline: make the sort stream wait for round
                wait_round[j] (its event ev_round: the chunk's keys are in, and its place in part
@@ -273,6 +406,8 @@ static const char *sort_chunks(ss_rank *R, int nlocal, const ss_config *c, const
                j); return what it says when it is not NULL */
             CUDA_CHECK(cudaEventRecord(r->ev_sort_begin[j], r->sort_stream));
             CUDA_CHECK(cudaEventRecord(r->ev_sort_done[j], r->sort_stream));
+            if (j == 0 && r->direct)
+                settle_first_beside(r, c);
         }
         CUDA_CHECK(cudaEventRecord(r->ev_sort_end, r->sort_stream));
         const int in_keys = r->run_in_keys == 1;
@@ -337,6 +472,7 @@ const char *ss_sort(ss_rank *R, int nlocal, const ss_config *c, ss_plan *plan, s
 {
     unsigned int *host_sample = (unsigned int *)lab_xmalloc(sizeof(unsigned int) * (size_t)c->G * c->S);
     uint64_t *host_counts = (uint64_t *)lab_xmalloc(sizeof(uint64_t) * (size_t)c->G * plan->BF);
+    unsigned int *host_bins = (unsigned int *)lab_xmalloc(sizeof(unsigned int) * (size_t)c->G * PLAN_BINS);
     const char *why = NULL;
     memset(t, 0, sizeof *t);
     const double t0 = now_ms();
@@ -348,11 +484,16 @@ const char *ss_sort(ss_rank *R, int nlocal, const ss_config *c, ss_plan *plan, s
             CUDA_CHECK(cudaSetDevice(R[i].device));
             CUDA_CHECK(cudaEventRecord(R[i].ev_begin, R[i].comm_stream));
         }
-        gather_sample(R, nlocal, c, host_sample);
-        choose_splitters(R, nlocal, plan, host_sample);
-        t1 = now_ms();
-        count_buckets(R, nlocal, plan);
-        why = exchange_counts(R, nlocal, c, plan, host_counts);
+        if (ss_bins_path(c) && bin_splitters(R, nlocal, c, plan, host_bins)) {
+            t1 = now_ms();
+            why = lay_out(R, nlocal, c, plan);
+        } else {
+            gather_sample(R, nlocal, c, host_sample);
+            choose_splitters(R, nlocal, plan, host_sample);
+            t1 = now_ms();
+            count_buckets(R, nlocal, plan);
+            why = exchange_counts(R, nlocal, c, plan, host_counts);
+        }
         t2 = now_ms();
         if (why == NULL) {
             scatter_buckets(R, nlocal, c, plan);
@@ -362,7 +503,7 @@ const char *ss_sort(ss_rank *R, int nlocal, const ss_config *c, ss_plan *plan, s
     }
     ss_wait(R, nlocal, c); /* the comm streams too: a refused plan leaves nothing in flight */
     const double t3 = now_ms();
-    free(host_sample), free(host_counts);
+    free(host_sample), free(host_counts), free(host_bins);
     if (why != NULL)
         return why;
     t->splitters = t1 - t0, t->count = t2 - t1, t->total = t3 - t0;
@@ -416,7 +557,7 @@ const ss_step sample_sort_step_info = {
      * 20, 25 and 30 % measured alike; for pairs 30 % beat 40 % at 0688f9b and 0c36e94). More: a rank
      * sends (G - 1) / G of its share over links its peers share, 4.1 / 5.7 and 8.0 / 7.8 ms on four
      * H200s at 08489c7 (0.73 and 1.03; 75 and 100 % measured best, docs/ch13-sort.md) */
-    .defaults = {.G = 1, .K = 0, .F = 0, .S = 4096, .slack = 0.10, .local = SS_LOCAL_AUTO},
+    .defaults = {.G = 1, .K = 0, .F = 0, .S = 4096, .slack = 0.10, .local = SS_LOCAL_AUTO, .bin_splitters = 1},
     .first_weight = {{0.3, 0.3}, {0.75, 1.0}},
     .reference_max_n = 1 << 28,
     .dists = ss_dists,

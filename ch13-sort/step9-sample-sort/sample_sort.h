@@ -49,7 +49,9 @@ typedef struct {
     double slack;        /* each rank's buffers hold (1 + slack) N / G keys */
     ss_local local;      /* the local sort */
     ss_link link;
-    int copy_engines; /* SS_LINK_NCCL in one process: the keys by the GPUs' copy engines, not NCCL's kernels */
+    int copy_engines;  /* SS_LINK_NCCL in one process: the keys by the GPUs' copy engines, not NCCL's kernels */
+    int direct_first;  /* copy_engines, and the scatter writes round 0 into the receivers' part (where it fits) */
+    int bin_splitters; /* splitters at bin edges from every key's bin, where they split evenly (plan_bin_splitters) */
     int with_values;
     int64_t N;        /* keys in all */
     double timeout_s; /* the watchdog's limit for one sort (0: 5 s plus 1 s per GB of a share) */
@@ -73,19 +75,27 @@ typedef struct {
     unsigned int *run_k, *run_v;   /* after ss_sort: this rank's part of the output, run_n keys */
     int64_t run_n;
     int run_in_keys;        /* the sorts' runs lie in keys (1), in part (0), not yet known (-1) */
+    int direct;             /* this sort's round 0 went straight into part's front (ss_config's direct_first) */
+    int first_in_part;      /* direct: chunk 0's sorted run ended in part, and goes to keys beside the next sorts */
+    int part_joined;        /* part_v is part_k + cap, one allocation (so a rank's offsets serve both) */
     int64_t *sample_pos_d;  /* S positions in the share */
     unsigned int *sample_d; /* G * S gathered sample keys */
     int sample_used;
     unsigned int *split_key_d, *shift_d, *fine_base_d; /* the plan's cuts (B each) */
     uint64_t *split_pos_d;
-    int cols;               /* blocks of the count and scatter kernels: the table's columns */
-    int64_t chunk;          /* keys per block */
-    unsigned int *table_d;  /* BF x cols: keys of each block in each sub-bucket */
-    uint64_t *row_prefix_d; /* BF x cols: where each block's keys of a sub-bucket start in it */
-    uint64_t *counts_d;     /* G x BF: every rank's sub-bucket totals (gathered) */
-    int64_t *send_off_d;    /* BF: part offsets of the sub-buckets (the layout's send_off) */
-    uint64_t *check_d;      /* the checks' sums */
-    void *sort_temp;        /* the local sort's tables */
+    int cols;                              /* blocks of the count and scatter kernels: the table's columns */
+    int64_t chunk;                         /* keys per block */
+    unsigned int *table_d;                 /* BF x cols: keys of each block in each sub-bucket */
+    uint64_t *row_prefix_d;                /* BF x cols: where each block's keys of a sub-bucket start in it */
+    uint64_t *counts_d;                    /* G x BF: every rank's sub-bucket totals (gathered) */
+    unsigned int *bins_d;                  /* G x PLAN_BINS: every rank's keys per bin (gathered), or NULL */
+    unsigned int *block_bins_d;            /* cols x PLAN_BINS: each count block's keys per bin */
+    int *first_bin_d;                      /* B + 1: bucket b's bins from first_bin[b] */
+    int64_t *send_off_d;                   /* BF: part offsets of the sub-buckets (the layout's send_off) */
+    uint64_t *check_d;                     /* the checks' sums */
+    void *sort_temp;                       /* the local sort's tables */
+    unsigned int *first_alt, *first_alt_v; /* direct, step 7: chunk 0's third buffer (first_room keys), or NULL */
+    int64_t first_room;
     size_t sort_temp_bytes;
     ss_segsort *segsort;   /* host and device tables of the segments and pieces */
     ss_layout *layout;     /* host: where everything lies on this rank */

@@ -86,7 +86,7 @@ static double world_all(const world *w, double x, int largest)
 
 typedef struct {
     lab_run run;
-    const char *dist, *local, *exchange;
+    const char *dist, *local, *exchange, *splitters;
     int keys_only, gpus, ranks, chunks, fine; /* chunks, fine 0: the plan's defaults */
     int first;                                /* the first chunk's size in % of another's (0: the step's) */
     int timeout_s;                            /* 0: the watchdog's default */
@@ -100,7 +100,9 @@ static ss_config config_of(const run_opts *ro, const world *w, int G, int64_t N,
     c.G = G, c.N = N, c.with_values = with_values;
     c.local = (ss_local)lab_name_index(ro->local, STEP->locals);
     c.link = ro->ranks > 0 ? SS_LINK_COPIES : SS_LINK_NCCL;
-    c.copy_engines = c.link == SS_LINK_NCCL && strcmp(ro->exchange, "copy") == 0 && w->size == 1 && G > 1;
+    c.copy_engines = c.link == SS_LINK_NCCL && strcmp(ro->exchange, "nccl") != 0 && w->size == 1 && G > 1;
+    c.direct_first = c.copy_engines && strcmp(ro->exchange, "direct") == 0;
+    c.bin_splitters = strcmp(ro->splitters, "auto") == 0;
     c.K = ro->chunks > 0 ? ro->chunks : plan_default_chunks(G);
     c.first_weight = ro->first > 0 ? ro->first / 100.0 : ss_default_first(STEP, G, with_values);
     if (c.local == SS_LOCAL_AUTO) { /* whole chunks unless --fine says; then the step's pick for these keys */
@@ -115,8 +117,10 @@ static ss_config config_of(const run_opts *ro, const world *w, int G, int64_t N,
 static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
 {
     memset(ro, 0, sizeof *ro);
-    static const char *const exchanges[] = {"nccl", "copy", NULL};
-    ro->dist = "uniform", ro->local = STEP->locals[STEP->defaults.local], ro->gpus = 1, ro->exchange = "copy";
+    static const char *const exchanges[] = {"nccl", "copy", "direct", NULL};
+    static const char *const splitters[] = {"auto", "sample", NULL};
+    ro->dist = "uniform", ro->local = STEP->locals[STEP->defaults.local], ro->gpus = 1, ro->exchange = "direct";
+    ro->splitters = "auto";
     static char first_help[200], two[48];
     const double(*fw)[2] = STEP->first_weight; /* [more than two ranks][pairs] */
     if (fw[0][0] == fw[0][1])
@@ -184,7 +188,16 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
          .at = &ro->exchange,
          .names = exchanges,
          .metavar = "E",
-         .help = "the keys between GPUs of one process: their copy engines, or NCCL's kernels (mpirun: NCCL)"},
+         .help = "the keys between GPUs of one process: their copy engines, or NCCL's kernels (mpirun: NCCL); "
+                 "direct (the default): the copy engines, but the scatter writes the first round's keys straight "
+                 "into the receivers' memory"},
+        {.name = "--splitters",
+         .kind = LAB_ARG_NAME,
+         .at = &ro->splitters,
+         .names = splitters,
+         .metavar = "W",
+         .help = "auto (the default): at bin edges, from every key's top 12 bits, where that splits the keys "
+                 "evenly, else from the sample; sample: always from the sample, then a count pass"},
         {.name = "--timeout",
          .kind = LAB_ARG_INT,
          .at = &ro->timeout_s,
@@ -383,7 +396,9 @@ static int run_one(ss_rank *R, int nlocal, const run_opts *ro, int G, int64_t N,
                           100 * c.first_weight, c.F, gen_dist_name(dist), with_values ? "pairs" : "keys", f.ph[0],
                           f.ph[1], f.ph[2], f.ph[3], f.ph[4], f.ph[5], f.bucket, f.peak);
         if (c.copy_engines)
-            at += snprintf(params + at, sizeof params - (size_t)at, " exchange=copy");
+            at += snprintf(params + at, sizeof params - (size_t)at, " exchange=%s", c.direct_first ? "direct" : "copy");
+        if (!c.bin_splitters)
+            at += snprintf(params + at, sizeof params - (size_t)at, " splitters=sample");
         if (one > 0)
             snprintf(params + at, sizeof params - (size_t)at, " ms_one_gpu=%.4f", one);
         /* the least a sort moves: read and write every key (and value) once */

@@ -199,6 +199,7 @@ static ncclComm_t gpu0_comm(void)
 
 typedef struct {
     int G, K, F, with_values, dist;
+    int sample; /* the sample's splitters and the count pass even where the bins split evenly */
     int64_t N;
     double first_weight;
     ss_local local;
@@ -213,10 +214,12 @@ static void sort_and_check(sort_case k)
     c.first_weight = k.first_weight;
     c.F = k.F > 0 ? k.F : c.F;
     c.link = k.G > 1 ? SS_LINK_COPIES : SS_LINK_NCCL;
+    c.bin_splitters = !k.sample;
     char name[240];
-    snprintf(name, sizeof name, "ranks=%d N=%lld dist=%s %s chunks=%d fine=%d first-weight=%.2f local=%s seed=%llu",
-             k.G, (long long)k.N, gen_dist_name(k.dist), k.with_values ? "pairs" : "keys", c.K, c.F, k.first_weight,
-             STEP->locals[k.local], (unsigned long long)k.seed);
+    snprintf(name, sizeof name,
+             "ranks=%d N=%lld dist=%s %s chunks=%d fine=%d first-weight=%.2f local=%s splitters=%s seed=%llu", k.G,
+             (long long)k.N, gen_dist_name(k.dist), k.with_values ? "pairs" : "keys", c.K, c.F, k.first_weight,
+             STEP->locals[k.local], k.sample ? "sample" : "auto", (unsigned long long)k.seed);
     const char *why = ss_config_check(&c);
     cr_assert_null(why, "%s: refused: %s", name, why);
     ss_rank *R = (ss_rank *)calloc((size_t)k.G, sizeof(ss_rank));
@@ -315,6 +318,7 @@ GPU_TEST(sample_sort_gpu, few_buckets_split_in_registers)
             sort_and_check((sort_case){.G = ranks[(dist + 3 * pairs) % 6],
                                        .K = chunks[(dist + 3 * pairs) % 6],
                                        .with_values = pairs,
+                                       .sample = pairs, /* the counts in registers too (count_few) */
                                        .dist = dist,
                                        .N = (3 << 20) + 4096 * dist + 77 * pairs + 1,
                                        .first_weight = 0.3 + 0.2 * pairs,
@@ -459,7 +463,9 @@ GPU_TEST(sample_sort_run, every_gpu_of_this_machine_in_both_launch_forms)
     snprintf(args, sizeof args, "--gpus %d -n 2^22+1 --dist all --reps 1 --keys-only --fine 1", G);
     expect_run_passes("", args);
     snprintf(args, sizeof args, "--gpus %d -n 1000,2^20+3 --dist all --reps 1 --exchange nccl --chunks 3", G);
-    expect_run_passes("", args); /* the keys by NCCL's kernels (the default: the copy engines) */
+    expect_run_passes("", args); /* the keys by NCCL's kernels (the default: the copy engines, round 0 direct) */
+    snprintf(args, sizeof args, "--gpus %d -n 2^22+1 --dist all --reps 1 --exchange copy --splitters sample", G);
+    expect_run_passes("", args); /* round 0 by the copy engines too; the sample's splitters and the count pass */
     const char *skip, *mpirun = mpirun_for(G, buf, sizeof buf, &skip);
     if (mpirun == NULL)
         cr_skip_test("--gpus %d passed; %s", G, skip);

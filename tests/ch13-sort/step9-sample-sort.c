@@ -8,6 +8,7 @@
  * scatter, the exchange by the messages, a stable sort of each segment)
  * gives exactly the stable global sort, pairs included. Seeds are fixed and
  * printed in every message. No GPU needed: CI runs them. */
+#include <math.h>
 #include <string.h>
 
 #include "gen.h"
@@ -366,6 +367,61 @@ Test(plan, the_cut_matches_a_linear_count)
                 key, (unsigned long long)pos, ns, trial, (unsigned long long)lab_test_seeds[0], want, lab_todo_note());
         }
     }
+}
+
+/* The bins' way (plan_bin_splitters): from every rank's exact keys per bin,
+ * uniform and rising keys split on bin edges within 0.5 % of N/G of each
+ * boundary, every key's bucket by the cut (plan_bucket_of) is the one its bin
+ * lies in, and each rank's counts are exact; one key N times fills one bin:
+ * refused, the sample decides (eight keys and the Zipf skew: either, checked
+ * the same way when accepted). */
+Test(plan, bin_splitters_sit_on_bin_edges_and_count_exactly)
+{
+    static const int ranks[] = {1, 2, 3, 4, 8};
+    for (int dist = 0; dist < GEN_COUNT; dist++)
+        for (int q = 0; q < 5; q++) {
+            const int G = ranks[q], K = 2;
+            const int64_t N = (1 << 20) + 4097 * q + dist;
+            const uint64_t seed = lab_test_seeds[(dist + q) % LAB_TEST_NSEEDS];
+            char name[160];
+            snprintf(name, sizeof name, "G=%d N=%lld dist=%s seed=%llu chunks=%d", G, (long long)N, gen_dist_name(dist),
+                     (unsigned long long)seed, K);
+            ss_plan p;
+            cr_assert_null(plan_init(&p, N, G, K, 1, SAMPLE, FIRST_WEIGHT));
+            unsigned int *bins = (unsigned int *)calloc((size_t)G * PLAN_BINS, sizeof(unsigned int));
+            for (int r = 0; r < G; r++)
+                for (int64_t g = plan_share_start(N, G, r); g < plan_share_start(N, G, r + 1); g++)
+                    bins[(size_t)r * PLAN_BINS + plan_bin_of(gen_key(dist, seed, (uint64_t)g, (uint64_t)N))]++;
+            int first[PLAN_MAX_BUCKETS + 1];
+            const int even = plan_bin_splitters(&p, bins, 0.005, first);
+            const int spread = dist == GEN_UNIFORM || dist == GEN_SORTED || dist == GEN_REVERSE;
+            if (spread)
+                cr_assert(even, "%s: refused, but the keys spread over every bin", name);
+            if (dist == GEN_EQUAL)
+                cr_assert(!even, "%s: accepted, but every key is in one bin", name);
+            for (int r = 0; r < G && even; r++) {
+                int64_t got[PLAN_MAX_BUCKETS] = {0};
+                for (int64_t g = plan_share_start(N, G, r); g < plan_share_start(N, G, r + 1); g++) {
+                    const unsigned int key = gen_key(dist, seed, (uint64_t)g, (uint64_t)N), bin = plan_bin_of(key);
+                    const int b = plan_bucket_of(key, (uint64_t)g, p.split_key, p.split_pos, p.B - 1);
+                    cr_assert((int)bin >= first[b] && (int)bin < first[b + 1],
+                              "%s: key %u (bin %u) cut into bucket %d, whose bins are [%d, %d)", name, key, bin, b,
+                              first[b], first[b + 1]);
+                    got[b]++;
+                }
+                for (int b = 0; b < p.B; b++)
+                    cr_assert_eq((int64_t)p.counts[(size_t)r * p.BF + b], got[b],
+                                 "%s: rank %d's count of bucket %d is %llu, its keys there %lld", name, r, b,
+                                 (unsigned long long)p.counts[(size_t)r * p.BF + b], (long long)got[b]);
+            }
+            for (int d = 0; d < G && even; d++) {
+                const double want = (double)N / G, off = fabs((double)plan_received(&p, d) - want);
+                cr_assert(off <= 2 * 0.005 * want + 1, "%s: rank %d receives %lld keys, N/G = %.0f", name, d,
+                          (long long)plan_received(&p, d), want);
+            }
+            free(bins);
+            plan_free(&p);
+        }
 }
 
 Test(plan, sample_positions_one_per_stratum)

@@ -2,6 +2,7 @@
  * splitters, and each rank's layout of the exchange. Plain C, no GPU. */
 #include "plan.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,49 @@ void plan_choose_splitters(ss_plan *p, const unsigned int *gathered)
     /* end exercise */
     free(pos), free(item_pos), free(item_w), free(key), free(item);
     set_radix_cuts(p);
+}
+
+int plan_bin_splitters(ss_plan *p, const unsigned int *bins, double slack, int *first_bin)
+{
+    const int G = p->G, B = p->B;
+    if (p->F != 1)
+        return 0;
+    uint64_t *below = (uint64_t *)lab_xmalloc(sizeof(uint64_t) * (PLAN_BINS + 1)); /* keys in bins [0, e) */
+    below[0] = 0;
+    for (int e = 0; e < PLAN_BINS; e++) {
+        uint64_t in = 0;
+        for (int r = 0; r < G; r++)
+            in += bins[(size_t)r * PLAN_BINS + e];
+        below[e + 1] = below[e] + in;
+    }
+    int ok = below[PLAN_BINS] == (uint64_t)p->N;
+    first_bin[0] = 0, first_bin[B] = PLAN_BINS;
+    for (int t = 1, e = 0; t < B && ok; t++) { /* the nearest edge at or after the last one */
+        const double target = boundary_target(p, t);
+        while (e < PLAN_BINS && (double)below[e + 1] <= target)
+            e++;
+        if (e < PLAN_BINS && (double)below[e + 1] - target < target - (double)below[e])
+            e++;
+        first_bin[t] = e;
+        ok = fabs((double)below[e] - target) <= slack * (double)p->N / G;
+    }
+    free(below);
+    if (!ok)
+        return 0;
+    for (int t = 1; t < B; t++) { /* the edge's first item; edge PLAN_BINS: past every key */
+        const int e = first_bin[t];
+        p->split_key[t - 1] = e < PLAN_BINS ? (unsigned int)e << (32 - PLAN_BIN_BITS) : 0xFFFFFFFFu;
+        p->split_pos[t - 1] = e < PLAN_BINS ? 0 : UINT64_MAX;
+    }
+    for (int r = 0; r < G; r++)
+        for (int b = 0; b < B; b++) {
+            uint64_t in = 0;
+            for (int e = first_bin[b]; e < first_bin[b + 1]; e++)
+                in += bins[(size_t)r * PLAN_BINS + e];
+            p->counts[(size_t)r * p->BF + b] = in;
+        }
+    set_radix_cuts(p);
+    return 1;
 }
 
 void plan_set_counts(ss_plan *p, const uint64_t *counts)

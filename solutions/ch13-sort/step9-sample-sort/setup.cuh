@@ -44,6 +44,15 @@ static int64_t ss_chunk_room(const ss_config *c, int r)
     return room < cap ? room : cap;
 }
 
+/* The most keys chunk 0 of rank r may hold, 1.25 x what the plan aims at
+ * (ss_chunk_room's margin): the room of its third buffer (first_alt). */
+static int64_t ss_first_room(const ss_config *c, int r)
+{
+    const int64_t cap = ss_capacity(c, r);
+    const int64_t room = (int64_t)(1.25 * c->first_weight / (c->first_weight + (c->K - 1)) * (double)cap) + SS_TILE;
+    return room < cap ? room : cap;
+}
+
 /* The count and scatter kernels run as many blocks as fit at once, each a chunk of whole tiles. */
 static const char *size_grid(ss_rank *R, const ss_config *c)
 {
@@ -130,6 +139,12 @@ static const char *local_setup(ss_rank *R, const ss_config *c)
     if (c->F == 1 || c->G * c->K == 1) { /* one segment a chunk, or one bucket (the share): step 7's sort, whole */
         R->sort_temp_bytes = onesweep_tables_bytes(room > 0 ? room : 1);
         R->sort_temp = take(R, R->sort_temp_bytes);
+        if (c->direct_first && c->K > 1) { /* chunk 0 lands in part and sorts into keys through a third buffer */
+            R->first_room = ss_first_room(c, R->rank);
+            R->first_alt = (unsigned int *)take(R, sizeof(unsigned int) * (size_t)R->first_room);
+            R->first_alt_v =
+                c->with_values ? (unsigned int *)take(R, sizeof(unsigned int) * (size_t)R->first_room) : NULL;
+        }
         return onesweep_fit(c->with_values);
     }
     return seg_setup(R, c, room, take);
@@ -154,9 +169,12 @@ const char *ss_setup(ss_rank *R, const ss_config *c, const ss_rank *shared)
     create_pushes(R, c);
     const size_t kb = sizeof(unsigned int) * (size_t)R->cap, rows = (size_t)BF * (R->cols > 0 ? R->cols : 1);
     R->keys = (unsigned int *)take(R, kb);
-    R->part_k = (unsigned int *)take(R, kb);
+    R->part_joined = c->direct_first && c->with_values; /* a peer's offset into part_k then holds for part_v */
+    R->part_k = (unsigned int *)take(R, R->part_joined ? 2 * kb : kb);
     R->values = c->with_values ? (unsigned int *)take(R, kb) : NULL;
-    R->part_v = c->with_values ? (unsigned int *)take(R, kb) : NULL;
+    R->part_v = !c->with_values ? NULL : R->part_joined ? R->part_k + R->cap : (unsigned int *)take(R, kb);
+    R->direct = 0;
+    R->first_alt = R->first_alt_v = NULL, R->first_room = 0;
     int64_t *pos = (int64_t *)lab_xmalloc(sizeof(int64_t) * (size_t)c->S); /* fixed by the share's size */
     R->sample_used = plan_sample_positions(R->n, c->S, pos);
     R->sample_pos_d = (int64_t *)take(R, sizeof(int64_t) * (size_t)c->S);
@@ -170,6 +188,10 @@ const char *ss_setup(ss_rank *R, const ss_config *c, const ss_rank *shared)
     R->table_d = (unsigned int *)take(R, sizeof(unsigned int) * rows);
     R->row_prefix_d = (uint64_t *)take(R, sizeof(uint64_t) * rows);
     R->counts_d = (uint64_t *)take(R, sizeof(uint64_t) * (size_t)c->G * BF);
+    const int bins = ss_bins_path(c);
+    R->bins_d = bins ? (unsigned int *)take(R, sizeof(unsigned int) * (size_t)c->G * PLAN_BINS) : NULL;
+    R->block_bins_d = bins ? (unsigned int *)take(R, sizeof(unsigned int) * (size_t)R->cols * PLAN_BINS) : NULL;
+    R->first_bin_d = bins ? (int *)take(R, sizeof(int) * (size_t)(B + 1)) : NULL;
     R->send_off_d = (int64_t *)take(R, sizeof(int64_t) * (size_t)BF);
     R->check_d = (uint64_t *)take(R, ss_check_bytes(c->G));
     R->layout = (ss_layout *)lab_xmalloc(sizeof(ss_layout));
@@ -184,7 +206,7 @@ void ss_teardown(ss_rank *R)
     void *bufs[] = {R->keys,
                     R->part_k,
                     R->values,
-                    R->part_v,
+                    R->part_joined ? NULL : R->part_v,
                     R->sample_pos_d,
                     R->sample_d,
                     R->split_key_d,
@@ -194,9 +216,14 @@ void ss_teardown(ss_rank *R)
                     R->table_d,
                     R->row_prefix_d,
                     R->counts_d,
+                    R->bins_d,
+                    R->block_bins_d,
+                    R->first_bin_d,
                     R->send_off_d,
                     R->check_d,
                     R->sort_temp,
+                    R->first_alt,
+                    R->first_alt_v,
                     R->segsort != NULL ? (void *)R->segsort->pieces_d : NULL,
                     R->segsort != NULL ? (void *)R->segsort->seg_out_d : NULL,
                     R->segsort != NULL ? (void *)R->segsort->zeroed_d : NULL,
