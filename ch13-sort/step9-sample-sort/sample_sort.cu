@@ -17,8 +17,11 @@
  *   count_buckets     each block's keys per sub-bucket (plan_bucket_of, plan_fine_of: the cuts)
  *   exchange_counts   every rank's counts to all; where everything goes (plan_layout); the ranks
  *                     agree on every message of the exchange before any is sent
+ *   (or, with no TODO open, bin_splitters first: every key's top 12 bits counted, and where bin
+ *   edges split the keys evenly the four phases above are one read of the share and one gather)
  *   scatter_buckets   the share rewritten sub-bucket by sub-bucket, stable (Fig 13.6's split)
  *   exchange_keys     K rounds: in round j every rank sends every other its bucket (d, j)
+ *                     (--exchange direct: round 0 already written by the scatter into its receivers)
  *   sort_chunks       each chunk sorted on its low bits (segsort.cuh) as soon as its round is in
  * Items are (key, global position), so equal keys split evenly and the result
  * is the stable global sort. */
@@ -351,11 +354,7 @@ static const char *sort_chunk(ss_rank *r, const ss_config *c, const ss_plan *pla
         return seg_sort_chunk(r, c, plan, j, bits);
     unsigned int *A = r->keys + at, *Z = r->part_k + at;
     unsigned int *Av = c->with_values ? r->values + at : NULL, *Zv = c->with_values ? r->part_v + at : NULL;
-    const int landed_in_part = r->direct && j == 0;                     /* direct_first: keys is the second buffer */
-    if (landed_in_part && r->first_alt != NULL && m <= r->first_room) { /* part -> keys, first_alt between */
-        r->run_in_keys = 1;
-        return onesweep_sort(Z, Zv, A, Av, r->first_alt, r->first_alt_v, m, r->sort_temp, r->sort_stream);
-    }
+    const int landed_in_part = r->direct && j == 0; /* direct_first: keys is the second buffer */
     if (landed_in_part) {
         unsigned int *t = A, *tv = Av;
         A = Z, Av = Zv, Z = t, Zv = tv;
@@ -554,11 +553,14 @@ const ss_step sample_sort_step_info = {
     /* the first chunk's weight: its round's exchange is the wait before the first sort, and the sort
      * of it must outlast the next round's exchange; best where they meet, w = exchange / sort time.
      * Two ranks: 2.9 / 11.4 ms for keys, 5.7 / 16.0 for pairs on two H200s at 9427b7e (0.25 and 0.36;
-     * 20, 25 and 30 % measured alike; for pairs 30 % beat 40 % at 0688f9b and 0c36e94). More: a rank
+     * 20, 25 and 30 % measured alike; for pairs 30 % beat 40 % at 0688f9b and 0c36e94). With round 0
+     * direct the first sort waits for no round, and its run goes back to keys beside the next sort:
+     * keys 20 % took 13.20 ms at 2^30, 30 % 13.30 and 13.36, 50 % 13.49; pairs 30 % 19.74, 50 % 19.98
+     * (two H200s, 2026-11-26, one run). More: a rank
      * sends (G - 1) / G of its share over links its peers share, 4.1 / 5.7 and 8.0 / 7.8 ms on four
      * H200s at 08489c7 (0.73 and 1.03; 75 and 100 % measured best, docs/ch13-sort.md) */
     .defaults = {.G = 1, .K = 0, .F = 0, .S = 4096, .slack = 0.10, .local = SS_LOCAL_AUTO, .bin_splitters = 1},
-    .first_weight = {{0.3, 0.3}, {0.75, 1.0}},
+    .first_weight = {{0.2, 0.3}, {0.75, 1.0}},
     .reference_max_n = 1 << 28,
     .dists = ss_dists,
     .locals = ss_locals,

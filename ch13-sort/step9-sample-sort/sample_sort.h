@@ -83,19 +83,17 @@ typedef struct {
     int sample_used;
     unsigned int *split_key_d, *shift_d, *fine_base_d; /* the plan's cuts (B each) */
     uint64_t *split_pos_d;
-    int cols;                              /* blocks of the count and scatter kernels: the table's columns */
-    int64_t chunk;                         /* keys per block */
-    unsigned int *table_d;                 /* BF x cols: keys of each block in each sub-bucket */
-    uint64_t *row_prefix_d;                /* BF x cols: where each block's keys of a sub-bucket start in it */
-    uint64_t *counts_d;                    /* G x BF: every rank's sub-bucket totals (gathered) */
-    unsigned int *bins_d;                  /* G x PLAN_BINS: every rank's keys per bin (gathered), or NULL */
-    unsigned int *block_bins_d;            /* cols x PLAN_BINS: each count block's keys per bin */
-    int *first_bin_d;                      /* B + 1: bucket b's bins from first_bin[b] */
-    int64_t *send_off_d;                   /* BF: part offsets of the sub-buckets (the layout's send_off) */
-    uint64_t *check_d;                     /* the checks' sums */
-    void *sort_temp;                       /* the local sort's tables */
-    unsigned int *first_alt, *first_alt_v; /* direct, step 7: chunk 0's third buffer (first_room keys), or NULL */
-    int64_t first_room;
+    int cols;                   /* blocks of the count and scatter kernels: the table's columns */
+    int64_t chunk;              /* keys per block */
+    unsigned int *table_d;      /* BF x cols: keys of each block in each sub-bucket */
+    uint64_t *row_prefix_d;     /* BF x cols: where each block's keys of a sub-bucket start in it */
+    uint64_t *counts_d;         /* G x BF: every rank's sub-bucket totals (gathered) */
+    unsigned int *bins_d;       /* G x PLAN_BINS: every rank's keys per bin (gathered), or NULL */
+    unsigned int *block_bins_d; /* cols x PLAN_BINS: each count block's keys per bin */
+    int *first_bin_d;           /* B + 1: bucket b's bins from first_bin[b] */
+    int64_t *send_off_d;        /* BF: part offsets of the sub-buckets (the layout's send_off) */
+    uint64_t *check_d;          /* the checks' sums */
+    void *sort_temp;            /* the local sort's tables */
     size_t sort_temp_bytes;
     ss_segsort *segsort;   /* host and device tables of the segments and pieces */
     ss_layout *layout;     /* host: where everything lies on this rank */

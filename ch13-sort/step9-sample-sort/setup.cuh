@@ -45,15 +45,6 @@ static int64_t ss_chunk_room(const ss_config *c, int r)
     return room < cap ? room : cap;
 }
 
-/* The most keys chunk 0 of rank r may hold, 1.25 x what the plan aims at
- * (ss_chunk_room's margin): the room of its third buffer (first_alt). */
-static int64_t ss_first_room(const ss_config *c, int r)
-{
-    const int64_t cap = ss_capacity(c, r);
-    const int64_t room = (int64_t)(1.25 * c->first_weight / (c->first_weight + (c->K - 1)) * (double)cap) + SS_TILE;
-    return room < cap ? room : cap;
-}
-
 /* The count and scatter kernels run as many blocks as fit at once, each a chunk of whole tiles. */
 static const char *size_grid(ss_rank *R, const ss_config *c)
 {
@@ -140,12 +131,6 @@ static const char *local_setup(ss_rank *R, const ss_config *c)
     if (c->F == 1 || c->G * c->K == 1) { /* one segment a chunk, or one bucket (the share): step 7's sort, whole */
         R->sort_temp_bytes = onesweep_tables_bytes(room > 0 ? room : 1);
         R->sort_temp = take(R, R->sort_temp_bytes);
-        if (c->direct_first && c->K > 1) { /* chunk 0 lands in part and sorts into keys through a third buffer */
-            R->first_room = ss_first_room(c, R->rank);
-            R->first_alt = (unsigned int *)take(R, sizeof(unsigned int) * (size_t)R->first_room);
-            R->first_alt_v =
-                c->with_values ? (unsigned int *)take(R, sizeof(unsigned int) * (size_t)R->first_room) : NULL;
-        }
         return onesweep_fit(c->with_values);
     }
     return seg_setup(R, c, room, take);
@@ -175,7 +160,6 @@ const char *ss_setup(ss_rank *R, const ss_config *c, const ss_rank *shared)
     R->values = c->with_values ? (unsigned int *)take(R, kb) : NULL;
     R->part_v = !c->with_values ? NULL : R->part_joined ? R->part_k + R->cap : (unsigned int *)take(R, kb);
     R->direct = 0;
-    R->first_alt = R->first_alt_v = NULL, R->first_room = 0;
     int64_t *pos = (int64_t *)lab_xmalloc(sizeof(int64_t) * (size_t)c->S); /* fixed by the share's size */
     R->sample_used = plan_sample_positions(R->n, c->S, pos);
     R->sample_pos_d = (int64_t *)take(R, sizeof(int64_t) * (size_t)c->S);
@@ -223,8 +207,6 @@ void ss_teardown(ss_rank *R)
                     R->send_off_d,
                     R->check_d,
                     R->sort_temp,
-                    R->first_alt,
-                    R->first_alt_v,
                     R->segsort != NULL ? (void *)R->segsort->pieces_d : NULL,
                     R->segsort != NULL ? (void *)R->segsort->seg_out_d : NULL,
                     R->segsort != NULL ? (void *)R->segsort->zeroed_d : NULL,
