@@ -92,17 +92,22 @@ static void gather_sample(ss_rank *R, int nlocal, const ss_config *c, unsigned i
     CUDA_CHECK(cudaStreamSynchronize(R[0].comm_stream));
 }
 
-/* The plan's cuts to every owned rank. */
-static void upload_cuts(ss_rank *R, int nlocal, const ss_plan *plan)
+/* The plan's cuts (and the buckets' first bins, or NULL) to every owned
+ * rank: its pinned copy of the cuts' block filled, then one upload. */
+static void upload_cuts(ss_rank *R, int nlocal, const ss_plan *plan, const int *first_bin)
 {
     const size_t b = (size_t)plan->B;
     for (int i = 0; i < nlocal; i++) {
-        cudaStream_t s = R[i].comm_stream;
+        char *h = R[i].cuts_h; /* as setup carves the device block */
+        unsigned int *key = (unsigned int *)(h + 8 * b), *shift = key + b, *base = shift + b;
+        memcpy(h, plan->split_pos, 8 * (b - 1));
+        memcpy(key, plan->split_key, 4 * (b - 1));
+        memcpy(shift, plan->shift, 4 * b);
+        memcpy(base, plan->fine_base, 4 * b);
+        if (first_bin != NULL)
+            memcpy(base + b, first_bin, 4 * (b + 1));
         CUDA_CHECK(cudaSetDevice(R[i].device));
-        CUDA_CHECK(cudaMemcpyAsync(R[i].split_key_d, plan->split_key, 4 * (b - 1), cudaMemcpyHostToDevice, s));
-        CUDA_CHECK(cudaMemcpyAsync(R[i].split_pos_d, plan->split_pos, 8 * (b - 1), cudaMemcpyHostToDevice, s));
-        CUDA_CHECK(cudaMemcpyAsync(R[i].shift_d, plan->shift, 4 * b, cudaMemcpyHostToDevice, s));
-        CUDA_CHECK(cudaMemcpyAsync(R[i].fine_base_d, plan->fine_base, 4 * b, cudaMemcpyHostToDevice, s));
+        CUDA_CHECK(cudaMemcpyAsync(R[i].split_pos_d, h, R[i].cuts_bytes, cudaMemcpyHostToDevice, R[i].comm_stream));
     }
 }
 
@@ -110,7 +115,7 @@ static void upload_cuts(ss_rank *R, int nlocal, const ss_plan *plan)
 static void choose_splitters(ss_rank *R, int nlocal, ss_plan *plan, const unsigned int *host_sample)
 {
     plan_choose_splitters(plan, host_sample);
-    upload_cuts(R, nlocal, plan);
+    upload_cuts(R, nlocal, plan, NULL);
 }
 
 /* The bins' way to splitters and counts, in one read of the share and one
@@ -136,20 +141,29 @@ static int bin_splitters(ss_rank *R, int nlocal, const ss_config *c, ss_plan *pl
             CUDA_CHECK_LAUNCH();
         }
     }
-    ss_all_gather(R, nlocal, c, rows, row);
+    if (nlocal == c->G) /* every rank here: each row straight to the host */
+        for (int i = 0; i < nlocal; i++) {
+            CUDA_CHECK(cudaSetDevice(R[i].device));
+            CUDA_CHECK(cudaMemcpyAsync(host_bins + (size_t)R[i].rank * PLAN_BINS,
+                                       R[i].bins_d + (size_t)R[i].rank * PLAN_BINS, row, cudaMemcpyDeviceToHost,
+                                       R[i].comm_stream));
+        }
+    else { /* mpirun: every rank's row to all, then all of them to the host */
+        ss_all_gather(R, nlocal, c, rows, row);
+        CUDA_CHECK(cudaSetDevice(R[0].device));
+        CUDA_CHECK(
+            cudaMemcpyAsync(host_bins, R[0].bins_d, row * (size_t)c->G, cudaMemcpyDeviceToHost, R[0].comm_stream));
+    }
     free(rows);
-    CUDA_CHECK(cudaSetDevice(R[0].device));
-    CUDA_CHECK(cudaMemcpyAsync(host_bins, R[0].bins_d, row * (size_t)c->G, cudaMemcpyDeviceToHost, R[0].comm_stream));
-    CUDA_CHECK(cudaStreamSynchronize(R[0].comm_stream));
+    for (int i = 0; i < nlocal; i++)
+        CUDA_CHECK(cudaStreamSynchronize(R[i].comm_stream));
     int first_bin[SS_BIN_BUCKETS + 1];
     if (!plan_bin_splitters(plan, host_bins, SS_BIN_SLACK, first_bin))
         return 0;
-    upload_cuts(R, nlocal, plan);
+    upload_cuts(R, nlocal, plan, first_bin);
     for (int i = 0; i < nlocal; i++) {
         ss_rank *r = &R[i];
         CUDA_CHECK(cudaSetDevice(r->device));
-        CUDA_CHECK(cudaMemcpyAsync(r->first_bin_d, first_bin, sizeof(int) * (size_t)(plan->B + 1),
-                                   cudaMemcpyHostToDevice, r->comm_stream)); /* pageable: staged on return */
         if (r->cols > 0) {
             bins_table_kernel<<<r->cols, SS_BLOCK, 0, r->comm_stream>>>(r->block_bins_d, r->first_bin_d, plan->B,
                                                                         r->table_d);
@@ -269,7 +283,7 @@ static const char *lay_out(ss_rank *R, int nlocal, const ss_config *c, ss_plan *
         plan_layout(plan, R[i].rank, R[i].cap, R[i].cap, R[i].layout);
     const int direct = direct_first(R, nlocal, c, plan);
     for (int i = 0; i < nlocal; i++) {
-        int64_t send_off[PLAN_MAX_SUBS];
+        int64_t *send_off = (int64_t *)(R[i].cuts_h + R[i].cuts_bytes); /* pinned, after the cuts */
         memcpy(send_off, R[i].layout->send_off, sizeof(int64_t) * (size_t)plan->BF);
         R[i].direct = direct;
         for (int d = 0; d < c->G && direct; d++) /* bucket (d, 0): straight to its place in rank d's part */
@@ -277,7 +291,7 @@ static const char *lay_out(ss_rank *R, int nlocal, const ss_config *c, ss_plan *
                                     R[d].layout->recv_off[R[i].rank];
         CUDA_CHECK(cudaSetDevice(R[i].device));
         CUDA_CHECK(cudaMemcpyAsync(R[i].send_off_d, send_off, sizeof(int64_t) * (size_t)plan->BF,
-                                   cudaMemcpyHostToDevice, R[i].comm_stream)); /* pageable: staged on return */
+                                   cudaMemcpyHostToDevice, R[i].comm_stream));
         if (R[i].segsort != NULL)
             seg_upload(&R[i], plan);
     }

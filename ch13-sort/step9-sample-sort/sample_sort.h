@@ -91,9 +91,11 @@ typedef struct {
     unsigned int *bins_d;       /* G x PLAN_BINS: every rank's keys per bin (gathered), or NULL */
     unsigned int *block_bins_d; /* cols x PLAN_BINS: each count block's keys per bin */
     int *first_bin_d;           /* B + 1: bucket b's bins from first_bin[b] */
-    int64_t *send_off_d;        /* BF: part offsets of the sub-buckets (the layout's send_off) */
-    uint64_t *check_d;          /* the checks' sums */
-    void *sort_temp;            /* the local sort's tables */
+    char *cuts_h;               /* pinned: the cuts' block as uploaded (cuts_bytes), then send_off (BF) */
+    size_t cuts_bytes;
+    int64_t *send_off_d; /* BF: part offsets of the sub-buckets (the layout's send_off) */
+    uint64_t *check_d;   /* the checks' sums */
+    void *sort_temp;     /* the local sort's tables */
     size_t sort_temp_bytes;
     ss_segsort *segsort;   /* host and device tables of the segments and pieces */
     ss_layout *layout;     /* host: where everything lies on this rank */

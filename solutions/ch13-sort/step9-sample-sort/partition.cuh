@@ -581,14 +581,19 @@ __global__ void __launch_bounds__(SS_BLOCK)
         s_bins[i] = 0;
     __syncthreads();
     const int64_t lo = blockIdx.x * chunk, hi = min(n, lo + chunk);
+    unsigned int key[SS_ITEMS], next[SS_ITEMS];
+    if (lo < hi)
+        load_blocked_tile(keys, lo, (int)min((int64_t)SS_TILE, hi - lo), key);
     for (int64_t tile_lo = lo; tile_lo < hi; tile_lo += SS_TILE) {
         const int tile_n = (int)min((int64_t)SS_TILE, hi - tile_lo);
-        unsigned int key[SS_ITEMS];
-        load_blocked_tile(keys, tile_lo, tile_n, key);
+        if (tile_lo + SS_TILE < hi) /* the next tile in flight while this one is counted */
+            load_blocked_tile(keys, tile_lo + SS_TILE, (int)min((int64_t)SS_TILE, hi - tile_lo - SS_TILE), next);
 #pragma unroll
-        for (int j = 0; j < SS_ITEMS; j++)
+        for (int j = 0; j < SS_ITEMS; j++) {
             if (threadIdx.x * SS_ITEMS + j < tile_n)
                 atomicAdd(&s_bins[plan_bin_of(key[j])], 1u);
+            key[j] = next[j];
+        }
     }
     __syncthreads();
     for (int i = threadIdx.x; i < PLAN_BINS; i += blockDim.x) {

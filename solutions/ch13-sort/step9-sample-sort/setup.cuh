@@ -165,17 +165,20 @@ const char *ss_setup(ss_rank *R, const ss_config *c, const ss_rank *shared)
     CUDA_CHECK(cudaMemcpy(R->sample_pos_d, pos, sizeof(int64_t) * (size_t)c->S, cudaMemcpyHostToDevice));
     free(pos);
     R->sample_d = (unsigned int *)take(R, sizeof(unsigned int) * (size_t)c->G * c->S);
-    R->split_key_d = (unsigned int *)take(R, sizeof(unsigned int) * (size_t)B);
-    R->split_pos_d = (uint64_t *)take(R, sizeof(uint64_t) * (size_t)B);
-    R->shift_d = (unsigned int *)take(R, sizeof(unsigned int) * (size_t)B);
-    R->fine_base_d = (unsigned int *)take(R, sizeof(unsigned int) * (size_t)B);
+    /* the plan's cuts in one block (split_pos, split_key, shift, fine_base, first_bin), and send_off:
+     * each filled in a pinned copy on the host and sent in one copy (upload_cuts, lay_out) */
+    R->cuts_bytes = sizeof(uint64_t) * (size_t)B + sizeof(unsigned int) * (size_t)(4 * B + 1);
+    char *cuts = (char *)take(R, R->cuts_bytes);
+    R->split_pos_d = (uint64_t *)cuts;
+    R->split_key_d = (unsigned int *)(cuts + sizeof(uint64_t) * (size_t)B);
+    R->shift_d = R->split_key_d + B, R->fine_base_d = R->shift_d + B, R->first_bin_d = (int *)(R->fine_base_d + B);
+    CUDA_CHECK(cudaMallocHost(&R->cuts_h, R->cuts_bytes + sizeof(int64_t) * (size_t)BF));
     R->table_d = (unsigned int *)take(R, sizeof(unsigned int) * rows);
     R->row_prefix_d = (uint64_t *)take(R, sizeof(uint64_t) * rows);
     R->counts_d = (uint64_t *)take(R, sizeof(uint64_t) * (size_t)c->G * BF);
     const int bins = ss_bins_path(c);
     R->bins_d = bins ? (unsigned int *)take(R, sizeof(unsigned int) * (size_t)c->G * PLAN_BINS) : NULL;
     R->block_bins_d = bins ? (unsigned int *)take(R, sizeof(unsigned int) * (size_t)R->cols * PLAN_BINS) : NULL;
-    R->first_bin_d = bins ? (int *)take(R, sizeof(int) * (size_t)(B + 1)) : NULL;
     R->send_off_d = (int64_t *)take(R, sizeof(int64_t) * (size_t)BF);
     R->check_d = (uint64_t *)take(R, ss_check_bytes(c->G));
     R->layout = (ss_layout *)lab_xmalloc(sizeof(ss_layout));
@@ -193,16 +196,12 @@ void ss_teardown(ss_rank *R)
                     R->part_joined ? NULL : R->part_v,
                     R->sample_pos_d,
                     R->sample_d,
-                    R->split_key_d,
-                    R->split_pos_d,
-                    R->shift_d,
-                    R->fine_base_d,
+                    R->split_pos_d, /* the cuts' block */
                     R->table_d,
                     R->row_prefix_d,
                     R->counts_d,
                     R->bins_d,
                     R->block_bins_d,
-                    R->first_bin_d,
                     R->send_off_d,
                     R->check_d,
                     R->sort_temp,
@@ -213,6 +212,7 @@ void ss_teardown(ss_rank *R)
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i] != NULL)
             CUDA_CHECK(cudaFree(bufs[i]));
+    CUDA_CHECK(cudaFreeHost(R->cuts_h));
     seg_teardown(R);
     for (int j = 0; j < R->chunks; j++) {
         CUDA_CHECK(cudaEventDestroy(R->ev_round[j]));
