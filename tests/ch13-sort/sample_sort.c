@@ -463,7 +463,7 @@ GPU_TEST(sample_sort_run, every_gpu_of_this_machine_in_both_launch_forms)
     snprintf(args, sizeof args, "--gpus %d -n 2^22+1 --dist all --reps 1 --keys-only --fine 1", G);
     expect_run_passes("", args);
     snprintf(args, sizeof args, "--gpus %d -n 1000,2^20+3 --dist all --reps 1 --exchange nccl --chunks 3", G);
-    expect_run_passes("", args); /* the keys by NCCL's kernels (the default: the copy engines, round 0 direct) */
+    expect_run_passes("", args); /* the keys by NCCL's kernels (the default: round 0 direct, then copy engines) */
     snprintf(args, sizeof args, "--gpus %d -n 2^22+1 --dist all --reps 1 --exchange copy --splitters sample", G);
     expect_run_passes("", args); /* round 0 by the copy engines too; the sample's splitters and the count pass */
     const char *skip, *mpirun = mpirun_for(G, buf, sizeof buf, &skip);
