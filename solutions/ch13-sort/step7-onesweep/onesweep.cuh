@@ -245,12 +245,19 @@ static __device__ __forceinline__ unsigned int onesweep_take_tile(unsigned int *
 }
 
 /* Warp-striped: warp w holds the 32*K consecutive keys from w*32*K, lane l the
- * keys l, l+32, ...: coalesced loads, and (warp, u, lane) is the input order
- * onesweep_rank_tile keeps. Past the end of the last tile: `pad`. */
+ * keys l, l+32, ...: this thread's key u is the tile's key
+ * onesweep_first_key() + 32 u. */
+static __device__ __forceinline__ unsigned int onesweep_first_key(void)
+{
+    return threadIdx.x / 32 * 32 * ONESWEEP_KEYS_PER_THREAD + threadIdx.x % 32;
+}
+
+/* The tile warp-striped: coalesced loads, and (warp, u, lane) is the input
+ * order onesweep_rank_tile keeps. Past the end of the last tile: `pad`. */
 static __device__ __forceinline__ void onesweep_load_tile(const unsigned int *in, unsigned int base, unsigned int valid,
                                                           unsigned int *x, unsigned int pad)
 {
-    const unsigned int first = threadIdx.x / 32 * 32 * ONESWEEP_KEYS_PER_THREAD + threadIdx.x % 32;
+    const unsigned int first = onesweep_first_key();
 #pragma unroll
     for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++) {
         const unsigned int i = first + u * 32;
@@ -269,7 +276,7 @@ static __device__ __forceinline__ unsigned int onesweep_count_digits(const unsig
                                                                      unsigned int valid)
 {
     unsigned int *row = s_warp + threadIdx.x / 32 * ONESWEEP_RADIX;
-    const unsigned int first = threadIdx.x / 32 * 32 * ONESWEEP_KEYS_PER_THREAD + threadIdx.x % 32;
+    const unsigned int first = onesweep_first_key();
     for (unsigned int d = threadIdx.x % 32; d < ONESWEEP_RADIX; d += 32)
         row[d] = 0;
     __syncwarp();
@@ -278,7 +285,7 @@ static __device__ __forceinline__ unsigned int onesweep_count_digits(const unsig
         unsigned int *counter = &row[onesweep_digit(key[u], shift)];
         if (arrival == NULL)
             atomicAdd(counter, 1u);
-        else if (first + u * 32 < valid) /* onesweep_load_tile's order */
+        else if (first + u * 32 < valid)
             arrival[u] = atomicAdd(counter, 1u);
     }
     __syncthreads();
@@ -376,7 +383,7 @@ static __device__ __forceinline__ void onesweep_rank_arrivals(const unsigned int
                                                               unsigned int shift, const unsigned int *s_next,
                                                               unsigned int valid)
 {
-    const unsigned int first = threadIdx.x / 32 * 32 * ONESWEEP_KEYS_PER_THREAD + threadIdx.x % 32;
+    const unsigned int first = onesweep_first_key();
 #pragma unroll
     for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
         rank[u] = first + u * 32 < valid ? rank[u] + s_next[onesweep_digit(key[u], shift)] : ONESWEEP_TILE;
