@@ -883,7 +883,7 @@ static __device__ __forceinline__ void fine_subs(const unsigned int *key, int64_
                                                  const ss_held *h, const unsigned int *s_shift,
                                                  const unsigned int *s_base, int F, unsigned int *sub, const int H)
 {
-    const unsigned int first = threadIdx.x / 32 * 32 * ONESWEEP_KEYS_PER_THREAD + threadIdx.x % 32;
+    const unsigned int first = onesweep_first_key();
     uint64_t at[SS_FEW_SPLITS];
     held_thresholds(h, pos_lo, at, H, ONESWEEP_TILE);
 #pragma unroll

@@ -226,11 +226,14 @@ static void round_over_peers(ss_rank *R, int nlocal, const ss_config *c, const s
 void ss_link_peers(ss_rank *R, int nlocal)
 {
     for (int i = 0; i < nlocal; i++)
+        R[i].reaches_peers = 1;
+    for (int i = 0; i < nlocal; i++)
         for (int k = 0; k < nlocal; k++) {
             int can = 0;
             if (R[i].device == R[k].device)
                 continue;
             CUDA_CHECK(cudaDeviceCanAccessPeer(&can, R[i].device, R[k].device));
+            R[i].reaches_peers &= can;
             if (!can)
                 continue; /* cudaMemcpyPeerAsync still copies, through the host */
             CUDA_CHECK(cudaSetDevice(R[i].device));

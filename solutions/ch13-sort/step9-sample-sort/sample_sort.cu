@@ -105,16 +105,16 @@ static void upload_cuts(ss_rank *R, int nlocal, const ss_plan *plan, const int *
 {
     const size_t b = (size_t)plan->B;
     for (int i = 0; i < nlocal; i++) {
-        char *h = R[i].cuts_h; /* as setup carves the device block */
-        unsigned int *key = (unsigned int *)(h + 8 * b), *shift = key + b, *base = shift + b;
-        memcpy(h, plan->split_pos, 8 * (b - 1));
-        memcpy(key, plan->split_key, 4 * (b - 1));
-        memcpy(shift, plan->shift, 4 * b);
-        memcpy(base, plan->fine_base, 4 * b);
+        const ss_cut_block h = ss_cut_block_at(R[i].cuts_h, plan->B);
+        memcpy(h.split_pos, plan->split_pos, sizeof(uint64_t) * (b - 1));
+        memcpy(h.split_key, plan->split_key, sizeof(unsigned int) * (b - 1));
+        memcpy(h.shift, plan->shift, sizeof(unsigned int) * b);
+        memcpy(h.fine_base, plan->fine_base, sizeof(unsigned int) * b);
         if (first_bin != NULL)
-            memcpy(base + b, first_bin, 4 * (b + 1));
+            memcpy(h.first_bin, first_bin, sizeof(int) * (b + 1));
         CUDA_CHECK(cudaSetDevice(R[i].device));
-        CUDA_CHECK(cudaMemcpyAsync(R[i].split_pos_d, h, R[i].cuts_bytes, cudaMemcpyHostToDevice, R[i].comm_stream));
+        CUDA_CHECK(
+            cudaMemcpyAsync(R[i].split_pos_d, R[i].cuts_h, R[i].cuts_bytes, cudaMemcpyHostToDevice, R[i].comm_stream));
     }
 }
 
@@ -136,11 +136,9 @@ static void choose_splitters(ss_rank *R, int nlocal, ss_plan *plan, const unsign
 static int bin_splitters(ss_rank *R, int nlocal, const ss_config *c, ss_plan *plan, unsigned int *host_bins)
 {
     const size_t row = sizeof(unsigned int) * PLAN_BINS;
-    void **rows = (void **)lab_xmalloc(sizeof(void *) * (size_t)nlocal);
     for (int i = 0; i < nlocal; i++) {
         ss_rank *r = &R[i];
         unsigned int *mine = r->bins_d + (size_t)r->rank * PLAN_BINS;
-        rows[i] = r->bins_d;
         CUDA_CHECK(cudaSetDevice(r->device));
         CUDA_CHECK(cudaMemsetAsync(mine, 0, row, r->comm_stream));
         if (r->cols > 0) {
@@ -156,12 +154,15 @@ static int bin_splitters(ss_rank *R, int nlocal, const ss_config *c, ss_plan *pl
                                        R[i].comm_stream));
         }
     else { /* mpirun: every rank's row to all, then all of them to the host */
+        void **rows = (void **)lab_xmalloc(sizeof(void *) * (size_t)nlocal);
+        for (int i = 0; i < nlocal; i++)
+            rows[i] = R[i].bins_d;
         ss_all_gather(R, nlocal, c, rows, row);
+        free(rows);
         CUDA_CHECK(cudaSetDevice(R[0].device));
         CUDA_CHECK(
             cudaMemcpyAsync(host_bins, R[0].bins_d, row * (size_t)c->G, cudaMemcpyDeviceToHost, R[0].comm_stream));
     }
-    free(rows);
     for (int i = 0; i < nlocal; i++)
         CUDA_CHECK(cudaStreamSynchronize(R[i].comm_stream));
     int first_bin[SS_BIN_BUCKETS + 1];
@@ -224,27 +225,21 @@ static const char *check_chunks(const ss_config *c, const ss_layout *L, int r)
 }
 
 /* 1 when the scatters write round 0 straight into its receivers (--exchange
- * direct): every rank in this process, on GPUs that reach each other, one
- * sub-bucket a bucket, and each rank's chunk 0 fits part's front, which its
- * own scatter leaves alone (the free front and its round 0's region, round 0
- * now going out directly). The chunk lands at part's offset 0 in rank order
- * (recv_off[s]), ready for its sort as soon as every scatter is done: no copy,
- * no wait for round 0. Else round 0 goes by the copy engines as the others. */
+ * direct): every rank in this process, on GPUs that reach each other
+ * (ss_link_peers), one sub-bucket a bucket, and each rank's chunk 0 fits
+ * part's front, which its own scatter leaves alone (the free front and its
+ * round 0's region, round 0 now going out directly). The chunk lands at
+ * part's offset 0 in rank order (recv_off[s]), ready for its sort as soon as
+ * every scatter is done: no copy engine, no wait for round 0. Else round 0
+ * goes by the copy engines as the others. */
 static int direct_first(const ss_rank *R, int nlocal, const ss_config *c, const ss_plan *plan)
 {
     if (!c->direct_first || nlocal != c->G || plan->F != 1 || plan->B < 2)
         return 0;
     for (int d = 0; d < nlocal; d++) {
         const ss_layout *L = R[d].layout;
-        if (L->sub_start[1] > L->round_end[0] || R[d].cap != R[0].cap) /* cap: part_v's offsets, part_joined */
-            return 0;
-        for (int s = 0; s < nlocal; s++) {
-            int can = 1;
-            if (R[s].device != R[d].device)
-                CUDA_CHECK(cudaDeviceCanAccessPeer(&can, R[s].device, R[d].device));
-            if (!can)
-                return 0;
-        }
+        if (L->sub_start[1] > L->round_end[0] || R[d].cap != R[0].cap || !R[d].reaches_peers)
+            return 0; /* cap: one offset serves part_k and part_v (part_joined) on every rank */
     }
     return 1;
 }

@@ -77,6 +77,7 @@ typedef struct {
     int direct;             /* this sort's round 0 went straight into part's front (ss_config's direct_first) */
     int first_in_part;      /* direct: chunk 0's sorted run ended in part, and goes to keys beside the next sorts */
     int part_joined;        /* part_v is part_k + cap, one allocation (so a rank's offsets serve both) */
+    int reaches_peers;      /* copy_engines: this GPU reaches every other rank's memory (ss_link_peers) */
     int64_t *sample_pos_d;  /* S positions in the share */
     unsigned int *sample_d; /* G * S gathered sample keys */
     int sample_used;
@@ -187,7 +188,8 @@ const char *ss_exchange_agree(const ss_plan *plan, const ss_layout *L);
 /* Round j of the exchange, on each owned rank's comm stream (the link's way). */
 void ss_exchange_round(ss_rank *R, int nlocal, const ss_config *c, const ss_plan *plan, int j);
 
-/* copy_engines: each GPU of this process may reach the others' memory. */
+/* copy_engines: each GPU of this process may reach the others' memory;
+ * reaches_peers says where every other one could be reached. */
 void ss_link_peers(ss_rank *R, int nlocal);
 
 /* The collectives of the other phases, over the same link: each owned rank's

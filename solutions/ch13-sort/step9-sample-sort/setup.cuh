@@ -44,6 +44,29 @@ static int64_t ss_chunk_room(const ss_config *c, int r)
     return room < cap ? room : cap;
 }
 
+/* The plan's cuts as one block: split_pos [B], then split_key, shift and
+ * fine_base [B each], first_bin [B + 1]. Setup carves the device's block so,
+ * and upload_cuts its pinned copy on the host, which goes up in one copy. */
+typedef struct {
+    uint64_t *split_pos;
+    unsigned int *split_key, *shift, *fine_base;
+    int *first_bin;
+} ss_cut_block;
+
+static size_t ss_cut_block_bytes(int B)
+{
+    return sizeof(uint64_t) * (size_t)B + sizeof(unsigned int) * (size_t)(4 * B + 1);
+}
+
+static ss_cut_block ss_cut_block_at(char *at, int B)
+{
+    ss_cut_block c;
+    c.split_pos = (uint64_t *)at;
+    c.split_key = (unsigned int *)(at + sizeof(uint64_t) * (size_t)B);
+    c.shift = c.split_key + B, c.fine_base = c.shift + B, c.first_bin = (int *)(c.fine_base + B);
+    return c;
+}
+
 /* The count and scatter kernels run as many blocks as fit at once, each a chunk of whole tiles. */
 static const char *size_grid(ss_rank *R, const ss_config *c)
 {
@@ -165,14 +188,14 @@ const char *ss_setup(ss_rank *R, const ss_config *c, const ss_rank *shared)
     CUDA_CHECK(cudaMemcpy(R->sample_pos_d, pos, sizeof(int64_t) * (size_t)c->S, cudaMemcpyHostToDevice));
     free(pos);
     R->sample_d = (unsigned int *)take(R, sizeof(unsigned int) * (size_t)c->G * c->S);
-    /* the plan's cuts in one block (split_pos, split_key, shift, fine_base, first_bin), and send_off:
-     * each filled in a pinned copy on the host and sent in one copy (upload_cuts, lay_out) */
-    R->cuts_bytes = sizeof(uint64_t) * (size_t)B + sizeof(unsigned int) * (size_t)(4 * B + 1);
-    char *cuts = (char *)take(R, R->cuts_bytes);
-    R->split_pos_d = (uint64_t *)cuts;
-    R->split_key_d = (unsigned int *)(cuts + sizeof(uint64_t) * (size_t)B);
-    R->shift_d = R->split_key_d + B, R->fine_base_d = R->shift_d + B, R->first_bin_d = (int *)(R->fine_base_d + B);
+    /* the cuts' block, and send_off: each filled in a pinned copy on the host and sent in one copy
+     * (upload_cuts, lay_out) */
+    R->cuts_bytes = ss_cut_block_bytes(B);
+    const ss_cut_block cuts = ss_cut_block_at((char *)take(R, R->cuts_bytes), B);
+    R->split_pos_d = cuts.split_pos, R->split_key_d = cuts.split_key, R->shift_d = cuts.shift;
+    R->fine_base_d = cuts.fine_base, R->first_bin_d = cuts.first_bin;
     CUDA_CHECK(cudaMallocHost(&R->cuts_h, R->cuts_bytes + sizeof(int64_t) * (size_t)BF));
+    R->reaches_peers = 0; /* ss_link_peers finds out */
     R->table_d = (unsigned int *)take(R, sizeof(unsigned int) * rows);
     R->row_prefix_d = (uint64_t *)take(R, sizeof(uint64_t) * rows);
     R->counts_d = (uint64_t *)take(R, sizeof(uint64_t) * (size_t)c->G * BF);
