@@ -388,7 +388,7 @@ __global__ void __launch_bounds__(SS_BLOCK, 4) count_fine_kernel(const unsigned 
     count_body(keys, n, start, chunk, &cuts, table, SS_FINE);
 }
 
-__global__ void __launch_bounds__(SS_BLOCK, 4) count_few_kernel(const unsigned int *keys, int64_t n, int64_t start,
+__global__ void __launch_bounds__(SS_BLOCK, 3) count_few_kernel(const unsigned int *keys, int64_t n, int64_t start,
                                                                 int64_t chunk, ss_cuts cuts, unsigned int *table)
 {
     count_body(keys, n, start, chunk, &cuts, table, SS_HELD_SPLITS);
@@ -671,7 +671,7 @@ static __device__ __forceinline__ uint64_t find_few_buckets(const unsigned int *
  * (first[b], a scan of the tile's counts), the bucket's items of the threads
  * before this one (place), and of this thread's items before it. */
 static __device__ __forceinline__ void stage_few(const unsigned int *key, const unsigned int *val, uint64_t buckets,
-                                                 uint64_t *place, const uint64_t *total, int B, uint64_t *first,
+                                                 uint64_t *place, const uint64_t *total, int B, unsigned int *first,
                                                  const ss_smem *s, const int has_values, const int H)
 {
     unsigned int run = 0;
@@ -697,41 +697,160 @@ static __device__ __forceinline__ void stage_few(const unsigned int *key, const 
 /* The staged tile out bucket by bucket: bucket b's run of it, from first[b],
  * to consecutive addresses from the block's cursor (consecutive threads,
  * consecutive addresses: no search for an item's bucket); then the cursor
- * moves on. */
-static __device__ __forceinline__ void write_few(const ss_smem *s, const uint64_t *first, const uint64_t *total,
-                                                 uint64_t *cursor, unsigned int *part_k, unsigned int *part_v,
+ * moves on. The cursor: the block's first place of bucket b in part
+ * (s->run[b], the same for every thread) and what its tiles wrote (done[b]). */
+static __device__ __forceinline__ void write_few(const ss_smem *s, const unsigned int *first, const uint64_t *total,
+                                                 unsigned int *done, unsigned int *part_k, unsigned int *part_v,
                                                  const int has_values, const int H)
 {
 #pragma unroll
     for (int b = 0; b <= H; b++) {
         const int from = (int)first[b], n = (int)field_of(total, b, H);
+        const uint64_t cursor = s->run[b] + done[b];
         for (int i = threadIdx.x; i < n; i += SS_BLOCK) {
-            part_k[cursor[b] + i] = s->stage_k[from + i];
+            part_k[cursor + i] = s->stage_k[from + i];
             if (has_values)
-                part_v[cursor[b] + i] = s->stage_v[from + i];
+                part_v[cursor + i] = s->stage_v[from + i];
         }
-        cursor[b] += n;
+        done[b] += n;
     }
+}
+
+/* split_few's start: the splitters and each bucket's first place in part
+ * (send_off + the block's row prefix) to shared memory, read there tile by
+ * tile (registers go to the tile); nothing written yet. */
+static __device__ __forceinline__ void few_start(const ss_cuts *cuts, const uint64_t *row_prefix,
+                                                 const int64_t *send_off, const ss_smem *s, unsigned int *done,
+                                                 const int H)
+{
+    load_cuts(cuts, s);
+    for (int b = threadIdx.x; b < cuts->B; b += blockDim.x)
+        s->run[b] = (uint64_t)send_off[b] + row_prefix[(size_t)b * gridDim.x + blockIdx.x];
+#pragma unroll
+    for (int b = 0; b <= H; b++)
+        done[b] = 0;
+}
+
+/* Each held splitter as a 32-bit key when the tile's items go by their key
+ * alone: the splitter's position lies outside the tile (at[t]'s x is 0, every
+ * item of its key at or above it; or the tile's end, none of them, so the next
+ * key). An item is then at or above splitter t exactly when its key >= cut[t],
+ * and the cuts are sorted as the splitters are. 0 when a splitter's position
+ * falls inside the tile, or no key lies above it (the held ones past B - 1). */
+static __device__ __forceinline__ int key_cuts(const uint64_t *at, unsigned int *cut, const int H)
+{
+    int whole = 1;
+#pragma unroll
+    for (int t = 0; t < H; t++) {
+        const unsigned int key = (unsigned int)(at[t] >> SS_TILE_BITS);
+        const unsigned int x = (unsigned int)at[t] & ((1u << SS_TILE_BITS) - 1u);
+        whole &= x == 0 || (x == SS_TILE && key != 0xFFFFFFFFu);
+        cut[t] = x == 0 ? key : key + 1u;
+    }
+    return whole;
+}
+
+/* find_few_buckets, the scan and stage_few for a whole tile cut by keys
+ * alone (key_cuts), in half the instructions a key: 32-bit compares, no
+ * bucket numbers. Each thread counts its items at or above each cut, so its
+ * count of bucket b is those at or above cut b - 1 less those at or above cut
+ * b; the packed counts are scanned as before; then each item takes the next
+ * place of its bucket, kept one register a bucket (next[b]): the place of
+ * the last cut its key reaches. Same places as stage_few's. */
+static __device__ __forceinline__ void stage_few_by_key(const unsigned int *key, const unsigned int *val,
+                                                        const unsigned int *cut, unsigned int *first, uint64_t *total,
+                                                        const ss_smem *s, const int has_values, const int H)
+{
+    unsigned int above[SS_FEW_SPLITS];
+#pragma unroll
+    for (int t = 0; t < H; t++)
+        above[t] = 0;
+#pragma unroll
+    for (int j = 0; j < SS_ITEMS; j++)
+#pragma unroll
+        for (int t = 0; t < H; t++)
+            above[t] += key[j] >= cut[t];
+    uint64_t mine[2] = {0, 0}, place[2];
+#pragma unroll
+    for (int b = 0; b <= H; b++)
+        add_field(mine, b, (b == 0 ? SS_ITEMS : above[b - 1]) - (b < H ? above[b] : 0), H);
+    place[0] = block_scan_packed(mine[0], s->warp_total, &total[0]);
+    place[1] = H > 3 ? block_scan_packed(mine[1], s->warp_total + SS_WARPS, &total[1]) : 0;
+    unsigned int next[SS_FEW_SPLITS + 1], run = 0;
+#pragma unroll
+    for (int b = 0; b <= H; b++) {
+        first[b] = run;
+        next[b] = run + field_of(place, b, H);
+        run += field_of(total, b, H);
+    }
+#pragma unroll
+    for (int j = 0; j < SS_ITEMS; j++) {
+        unsigned int to = next[0], up[SS_FEW_SPLITS];
+#pragma unroll
+        for (int t = 0; t < H; t++) {
+            up[t] = key[j] >= cut[t];
+            to = up[t] ? next[t + 1] : to;
+        }
+#pragma unroll
+        for (int b = 0; b <= H; b++) /* bucket b: at or above cut b - 1, below cut b */
+            next[b] += (b == 0 ? 1u : up[b - 1]) - (b < H ? up[b] : 0u);
+        s->stage_k[to] = key[j];
+        if (has_values)
+            s->stage_v[to] = val[j];
+    }
+}
+
+/* One tile of few buckets staged: by keys alone (stage_few_by_key, when
+ * by_key) if the tile is whole and every splitter leaves it whole, else item
+ * by item. The splitters: held (in registers all along), or, when NULL, read
+ * from shared memory for the tile (the registers go to the stage). first[b]
+ * and total say where bucket b's run of the staged tile lies. */
+static __device__ __forceinline__ void stage_few_tile(const unsigned int *key, const unsigned int *val, int64_t pos_lo,
+                                                      int tile_n, int B, const ss_held *held, unsigned int *first,
+                                                      uint64_t *total, const ss_smem *s, const int has_values,
+                                                      const int H, const int by_key)
+{
+    uint64_t at[SS_FEW_SPLITS], mine[2], place[2];
+    unsigned int cut[SS_FEW_SPLITS];
+    ss_held h;
+    if (held == NULL) {
+        const ss_cuts cuts = {s->split_key, s->shift, s->fine_base, s->split_pos, B, 1};
+        hold_splits(&cuts, &h, H);
+        held = &h;
+    }
+    held_thresholds(held, pos_lo, at, H, SS_TILE);
+    total[0] = total[1] = 0;
+    if (by_key && tile_n == SS_TILE && key_cuts(at, cut, H)) {
+        stage_few_by_key(key, val, cut, first, total, s, has_values, H);
+        return;
+    }
+    const uint64_t buckets = find_few_buckets(key, tile_n, at, B, mine, H);
+    place[0] = block_scan_packed(mine[0], s->warp_total, &total[0]);
+    place[1] = H > 3 ? block_scan_packed(mine[1], s->warp_total + SS_WARPS, &total[1]) : 0;
+    stage_few(key, val, buckets, place, total, B, first, s, has_values, H);
 }
 
 /* scatter_body for few buckets: tile by tile, each thread finds its blocked
  * items' buckets and counts them packed; a block scan of the packed words
  * gives each item its place in the staged tile (stable: threads and items in
  * input order); the staged tile goes out bucket by bucket. The next tile is
- * read into the registers the staged one left while it goes out. */
+ * read into the registers the staged one left while it goes out. by_key: a
+ * whole tile that no splitter's position falls in (all but a few) is staged
+ * by 32-bit compares of its keys (stage_few_by_key), the splitters then read
+ * from shared memory tile by tile. */
 static __device__ __forceinline__ void split_few(const unsigned int *keys, const unsigned int *values,
                                                  unsigned int *part_k, unsigned int *part_v, int64_t start, int64_t lo,
                                                  int64_t hi, const ss_cuts *cuts, const uint64_t *row_prefix,
                                                  const int64_t *send_off, const ss_smem *s, const int has_values,
-                                                 const int H)
+                                                 const int H, const int by_key)
 {
     const int B = cuts->B;
-    ss_held h;
-    hold_splits(cuts, &h, H);
-    uint64_t cursor[SS_FEW_SPLITS + 1]; /* where the block's next key of bucket b goes in part */
-#pragma unroll
-    for (int b = 0; b <= H; b++)
-        cursor[b] = b < B ? (uint64_t)send_off[b] + row_prefix[(size_t)b * gridDim.x + blockIdx.x] : 0;
+    unsigned int done[SS_FEW_SPLITS + 1];
+    few_start(cuts, row_prefix, send_off, s, done, H);
+    ss_held h; /* by key: read tile by tile from shared memory instead */
+    if (!by_key)
+        hold_splits(cuts, &h, H);
+    __syncthreads();
     unsigned int key[SS_ITEMS], val[SS_ITEMS];
     if (lo < hi) {
         load_blocked_tile(keys, lo, (int)min((int64_t)SS_TILE, hi - lo), key);
@@ -740,12 +859,10 @@ static __device__ __forceinline__ void split_few(const unsigned int *keys, const
     }
     for (int64_t tile_lo = lo; tile_lo < hi; tile_lo += SS_TILE) {
         const int tile_n = (int)min((int64_t)SS_TILE, hi - tile_lo);
-        uint64_t at[SS_FEW_SPLITS], mine[2], place[2], total[2] = {0, 0}, first[SS_FEW_SPLITS + 1];
-        held_thresholds(&h, start + tile_lo, at, H, SS_TILE);
-        const uint64_t buckets = find_few_buckets(key, tile_n, at, B, mine, H);
-        place[0] = block_scan_packed(mine[0], s->warp_total, &total[0]);
-        place[1] = H > 3 ? block_scan_packed(mine[1], s->warp_total + SS_WARPS, &total[1]) : 0;
-        stage_few(key, val, buckets, place, total, B, first, s, has_values, H);
+        uint64_t total[2];
+        unsigned int first[SS_FEW_SPLITS + 1];
+        stage_few_tile(key, val, start + tile_lo, tile_n, B, by_key ? NULL : &h, first, total, s, has_values, H,
+                       by_key);
         __syncthreads();
         const int64_t next = tile_lo + SS_TILE; /* read while this tile goes out */
         if (next < hi) {
@@ -753,7 +870,7 @@ static __device__ __forceinline__ void split_few(const unsigned int *keys, const
             if (has_values)
                 load_blocked_tile(values, next, (int)min((int64_t)SS_TILE, hi - next), val);
         }
-        write_few(s, first, total, cursor, part_k, part_v, has_values, H);
+        write_few(s, first, total, done, part_k, part_v, has_values, H);
         __syncthreads(); /* the staged tile and the warps' totals are written again next tile */
     }
 }
@@ -823,40 +940,44 @@ __global__ void __launch_bounds__(SS_BLOCK, 3)
 
 /* The scatter for few buckets (ss_few_held), kernels of their own: their
  * registers are not the general split's, and up to 8 buckets (H = 7) take
- * more than up to 4. */
+ * more than up to 4. Register caps, measured on an H200 (2^29 keys a rank):
+ * the stage by keys needs about 70 registers for keys (3 blocks an SM: 1.41
+ * ms where 4 blocks of the item-by-item stage took 1.63) and more than 80 for
+ * pairs (2 blocks: 2.53 ms, where 3 took 2.64 item by item); 8 buckets of
+ * pairs by keys spill at 128 (3.75 ms against 3.49), so they go item by item. */
 static __device__ __forceinline__ void split_few_body(const unsigned int *keys, const unsigned int *values,
                                                       unsigned int *part_k, unsigned int *part_v, int64_t n,
                                                       int64_t start, int64_t chunk, const ss_cuts *cuts,
                                                       const uint64_t *row_prefix, const int64_t *send_off,
-                                                      const int has_values, const int H)
+                                                      const int has_values, const int H, const int by_key)
 {
     extern __shared__ uint64_t s_mem[];
     ss_smem s;
     ss_smem_carve(s_mem, cuts->B, cuts->B, 1, has_values, &s);
     const int64_t lo = blockIdx.x * chunk, hi = min(n, lo + chunk);
-    split_few(keys, values, part_k, part_v, start, lo, hi, cuts, row_prefix, send_off, &s, has_values, H);
-}
-
-__global__ void __launch_bounds__(SS_BLOCK, 4)
-    split_few_keys_kernel(const unsigned int *keys, unsigned int *part_k, int64_t n, int64_t start, int64_t chunk,
-                          ss_cuts cuts, const uint64_t *row_prefix, const int64_t *send_off)
-{
-    split_few_body(keys, NULL, part_k, NULL, n, start, chunk, &cuts, row_prefix, send_off, 0, SS_HELD_SPLITS);
+    split_few(keys, values, part_k, part_v, start, lo, hi, cuts, row_prefix, send_off, &s, has_values, H, by_key);
 }
 
 __global__ void __launch_bounds__(SS_BLOCK, 3)
+    split_few_keys_kernel(const unsigned int *keys, unsigned int *part_k, int64_t n, int64_t start, int64_t chunk,
+                          ss_cuts cuts, const uint64_t *row_prefix, const int64_t *send_off)
+{
+    split_few_body(keys, NULL, part_k, NULL, n, start, chunk, &cuts, row_prefix, send_off, 0, SS_HELD_SPLITS, 1);
+}
+
+__global__ void __launch_bounds__(SS_BLOCK, 2)
     split_few_pairs_kernel(const unsigned int *keys, const unsigned int *values, unsigned int *part_k,
                            unsigned int *part_v, int64_t n, int64_t start, int64_t chunk, ss_cuts cuts,
                            const uint64_t *row_prefix, const int64_t *send_off)
 {
-    split_few_body(keys, values, part_k, part_v, n, start, chunk, &cuts, row_prefix, send_off, 1, SS_HELD_SPLITS);
+    split_few_body(keys, values, part_k, part_v, n, start, chunk, &cuts, row_prefix, send_off, 1, SS_HELD_SPLITS, 1);
 }
 
 __global__ void __launch_bounds__(SS_BLOCK, 3)
     split_eight_keys_kernel(const unsigned int *keys, unsigned int *part_k, int64_t n, int64_t start, int64_t chunk,
                             ss_cuts cuts, const uint64_t *row_prefix, const int64_t *send_off)
 {
-    split_few_body(keys, NULL, part_k, NULL, n, start, chunk, &cuts, row_prefix, send_off, 0, SS_FEW_SPLITS);
+    split_few_body(keys, NULL, part_k, NULL, n, start, chunk, &cuts, row_prefix, send_off, 0, SS_FEW_SPLITS, 1);
 }
 
 __global__ void __launch_bounds__(SS_BLOCK, 2)
@@ -864,7 +985,7 @@ __global__ void __launch_bounds__(SS_BLOCK, 2)
                              unsigned int *part_v, int64_t n, int64_t start, int64_t chunk, ss_cuts cuts,
                              const uint64_t *row_prefix, const int64_t *send_off)
 {
-    split_few_body(keys, values, part_k, part_v, n, start, chunk, &cuts, row_prefix, send_off, 1, SS_FEW_SPLITS);
+    split_few_body(keys, values, part_k, part_v, n, start, chunk, &cuts, row_prefix, send_off, 1, SS_FEW_SPLITS, 0);
 }
 
 /* ---- the fine split: up to 256 sub-buckets, a tile split as step 7 splits it ---------- */
