@@ -963,7 +963,7 @@ __global__ void __launch_bounds__(SS_BLOCK, 3)
  * the stage by keys needs about 70 registers for keys (3 blocks an SM: 1.41
  * ms where 4 blocks of the item-by-item stage took 1.63) and more than 80 for
  * pairs (2 blocks: 2.53 ms, where 3 took 2.64 item by item); 8 buckets of
- * pairs by keys spill at 128 (3.75 ms against 3.49), so they go item by item. */
+ * pairs by keys spill at 128 (3.75 ms against 3.40), so they go item by item. */
 static __device__ __forceinline__ void split_few_body(const unsigned int *keys, const unsigned int *values,
                                                       unsigned int *part_k, unsigned int *part_v, int64_t n,
                                                       int64_t start, int64_t chunk, const ss_cuts *cuts,
