@@ -667,13 +667,16 @@ static __device__ __forceinline__ uint64_t find_few_buckets(const unsigned int *
     return buckets;
 }
 
-/* Each item to its place in the staged tile: its bucket's first place
- * (first[b], a scan of the tile's counts), the bucket's items of the threads
- * before this one (place), and of this thread's items before it. */
-static __device__ __forceinline__ void stage_few(const unsigned int *key, const unsigned int *val, uint64_t buckets,
-                                                 uint64_t *place, const uint64_t *total, int B, unsigned int *first,
-                                                 const ss_smem *s, const int has_values, const int H)
+/* The thread's packed counts of a tile (mine) scanned over the block: each
+ * bucket's first place in the staged tile (first[b]; total: the tile's
+ * counts), and this thread's first place of each bucket (place: first[b] and
+ * the bucket's items of the threads before this one). */
+static __device__ __forceinline__ void place_few(const uint64_t *mine, uint64_t *place, uint64_t *total,
+                                                 unsigned int *first, const ss_smem *s, const int H)
 {
+    total[1] = 0;
+    place[0] = block_scan_packed(mine[0], s->warp_total, &total[0]);
+    place[1] = H > 3 ? block_scan_packed(mine[1], s->warp_total + SS_WARPS, &total[1]) : 0;
     unsigned int run = 0;
 #pragma unroll
     for (int b = 0; b <= H; b++) {
@@ -681,6 +684,14 @@ static __device__ __forceinline__ void stage_few(const unsigned int *key, const 
         add_field(place, b, run, H);
         run += field_of(total, b, H);
     }
+}
+
+/* Each item to its place in the staged tile: its bucket's next place
+ * (place_few's, moved on by this thread's items of the bucket before it). */
+static __device__ __forceinline__ void stage_few(const unsigned int *key, const unsigned int *val, uint64_t buckets,
+                                                 uint64_t *place, int B, const ss_smem *s, const int has_values,
+                                                 const int H)
+{
 #pragma unroll
     for (int j = 0; j < SS_ITEMS; j++) {
         const int b = (int)(buckets >> (4 * j)) & 15;
@@ -750,16 +761,12 @@ static __device__ __forceinline__ int key_cuts(const uint64_t *at, unsigned int 
     return whole;
 }
 
-/* find_few_buckets, the scan and stage_few for a whole tile cut by keys
- * alone (key_cuts), in half the instructions a key: 32-bit compares, no
- * bucket numbers. Each thread counts its items at or above each cut, so its
- * count of bucket b is those at or above cut b - 1 less those at or above cut
- * b; the packed counts are scanned as before; then each item takes the next
- * place of its bucket, kept one register a bucket (next[b]): the place of
- * the last cut its key reaches. Same places as stage_few's. */
-static __device__ __forceinline__ void stage_few_by_key(const unsigned int *key, const unsigned int *val,
-                                                        const unsigned int *cut, unsigned int *first, uint64_t *total,
-                                                        const ss_smem *s, const int has_values, const int H)
+/* find_few_buckets for a whole tile cut by keys alone (key_cuts), in half
+ * the instructions a key: 32-bit compares, no bucket numbers. The thread
+ * counts its items at or above each cut, so its count of bucket b is those at
+ * or above cut b - 1 less those at or above cut b. */
+static __device__ __forceinline__ void count_by_key(const unsigned int *key, const unsigned int *cut, uint64_t *mine,
+                                                    const int H)
 {
     unsigned int above[SS_FEW_SPLITS];
 #pragma unroll
@@ -770,19 +777,23 @@ static __device__ __forceinline__ void stage_few_by_key(const unsigned int *key,
 #pragma unroll
         for (int t = 0; t < H; t++)
             above[t] += key[j] >= cut[t];
-    uint64_t mine[2] = {0, 0}, place[2];
+    mine[0] = mine[1] = 0;
 #pragma unroll
     for (int b = 0; b <= H; b++)
         add_field(mine, b, (b == 0 ? SS_ITEMS : above[b - 1]) - (b < H ? above[b] : 0), H);
-    place[0] = block_scan_packed(mine[0], s->warp_total, &total[0]);
-    place[1] = H > 3 ? block_scan_packed(mine[1], s->warp_total + SS_WARPS, &total[1]) : 0;
-    unsigned int next[SS_FEW_SPLITS + 1], run = 0;
+}
+
+/* stage_few for such a tile: each item takes the next place of its bucket,
+ * kept one register a bucket (next[b]): the place of the last cut its key
+ * reaches. Same places as stage_few's. */
+static __device__ __forceinline__ void stage_by_key(const unsigned int *key, const unsigned int *val,
+                                                    const unsigned int *cut, const uint64_t *place, const ss_smem *s,
+                                                    const int has_values, const int H)
+{
+    unsigned int next[SS_FEW_SPLITS + 1];
 #pragma unroll
-    for (int b = 0; b <= H; b++) {
-        first[b] = run;
-        next[b] = run + field_of(place, b, H);
-        run += field_of(total, b, H);
-    }
+    for (int b = 0; b <= H; b++)
+        next[b] = field_of(place, b, H);
 #pragma unroll
     for (int j = 0; j < SS_ITEMS; j++) {
         unsigned int to = next[0], up[SS_FEW_SPLITS];
@@ -800,17 +811,18 @@ static __device__ __forceinline__ void stage_few_by_key(const unsigned int *key,
     }
 }
 
-/* One tile of few buckets staged: by keys alone (stage_few_by_key, when
- * by_key) if the tile is whole and every splitter leaves it whole, else item
- * by item. The splitters: held (in registers all along), or, when NULL, read
- * from shared memory for the tile (the registers go to the stage). first[b]
- * and total say where bucket b's run of the staged tile lies. */
+/* One tile of few buckets staged: by keys alone (count_by_key, stage_by_key;
+ * when by_key) if the tile is whole and every splitter leaves it whole, else
+ * item by item (find_few_buckets, stage_few); the places from one scan
+ * (place_few). The splitters: held (in registers all along), or, when NULL,
+ * read from shared memory for the tile (the registers go to the stage).
+ * first[b] and total say where bucket b's run of the staged tile lies. */
 static __device__ __forceinline__ void stage_few_tile(const unsigned int *key, const unsigned int *val, int64_t pos_lo,
                                                       int tile_n, int B, const ss_held *held, unsigned int *first,
                                                       uint64_t *total, const ss_smem *s, const int has_values,
                                                       const int H, const int by_key)
 {
-    uint64_t at[SS_FEW_SPLITS], mine[2], place[2];
+    uint64_t at[SS_FEW_SPLITS], mine[2], place[2], buckets = 0;
     unsigned int cut[SS_FEW_SPLITS];
     ss_held h;
     if (held == NULL) {
@@ -819,15 +831,16 @@ static __device__ __forceinline__ void stage_few_tile(const unsigned int *key, c
         held = &h;
     }
     held_thresholds(held, pos_lo, at, H, SS_TILE);
-    total[0] = total[1] = 0;
-    if (by_key && tile_n == SS_TILE && key_cuts(at, cut, H)) {
-        stage_few_by_key(key, val, cut, first, total, s, has_values, H);
-        return;
-    }
-    const uint64_t buckets = find_few_buckets(key, tile_n, at, B, mine, H);
-    place[0] = block_scan_packed(mine[0], s->warp_total, &total[0]);
-    place[1] = H > 3 ? block_scan_packed(mine[1], s->warp_total + SS_WARPS, &total[1]) : 0;
-    stage_few(key, val, buckets, place, total, B, first, s, has_values, H);
+    const int whole = by_key && tile_n == SS_TILE && key_cuts(at, cut, H);
+    if (whole)
+        count_by_key(key, cut, mine, H);
+    else
+        buckets = find_few_buckets(key, tile_n, at, B, mine, H);
+    place_few(mine, place, total, first, s, H);
+    if (whole)
+        stage_by_key(key, val, cut, place, s, has_values, H);
+    else
+        stage_few(key, val, buckets, place, B, s, has_values, H);
 }
 
 /* scatter_body for few buckets: tile by tile, each thread finds its blocked
@@ -836,7 +849,7 @@ static __device__ __forceinline__ void stage_few_tile(const unsigned int *key, c
  * input order); the staged tile goes out bucket by bucket. The next tile is
  * read into the registers the staged one left while it goes out. by_key: a
  * whole tile that no splitter's position falls in (all but a few) is staged
- * by 32-bit compares of its keys (stage_few_by_key), the splitters then read
+ * by 32-bit compares of its keys (count_by_key, stage_by_key), the splitters then read
  * from shared memory tile by tile. */
 static __device__ __forceinline__ void split_few(const unsigned int *keys, const unsigned int *values,
                                                  unsigned int *part_k, unsigned int *part_v, int64_t start, int64_t lo,
