@@ -76,11 +76,15 @@ endif
 up = $(subst $(space),,$(foreach w,$(subst /, ,$(1)),../))
 
 # ---- what there is ----------------------------------------------------------
-CHAPTERS := ch10-reduction ch12-merge ch13-sort
+# LAB_CHAPTERS is every chapter, which the build always knows (a step may use another chapter's
+# wing: ch13's merge sorts include ch12's merge); CHAPTERS, the chapters `make bench`, `make
+# profile-collect` and the grader's wings take, may be narrowed on the command line.
+LAB_CHAPTERS := ch10-reduction ch12-merge ch13-sort
+CHAPTERS := $(LAB_CHAPTERS)
 # A step is a folder (stepN-name/), whatever files it has lost: one without its kernel file is
 # still listed, and asking to build it says what is missing and how to get it back.
-SOL_STEPS := $(patsubst %/,%,$(sort $(wildcard $(CHAPTERS:%=solutions/%/step*/))))
-EX_STEPS := $(patsubst %/,%,$(sort $(wildcard $(CHAPTERS:%=%/step*/))))
+SOL_STEPS := $(patsubst %/,%,$(sort $(wildcard $(LAB_CHAPTERS:%=solutions/%/step*/))))
+EX_STEPS := $(patsubst %/,%,$(sort $(wildcard $(LAB_CHAPTERS:%=%/step*/))))
 ALL_STEPS := $(SOL_STEPS) $(EX_STEPS)
 HAVE_SOLUTIONS := $(if $(SOL_STEPS),yes,)
 
@@ -114,7 +118,7 @@ DRIVER_FLAGS_sample_sort := $(if $(HAVE_MPI),-DLAB_MPI $(MPI_CFLAGS))
 MUTANT_STEPS ?=
 ALL_STEPS += $(MUTANT_STEPS)
 
-chapter_of = $(firstword $(filter $(CHAPTERS),$(subst /, ,$(1))))
+chapter_of = $(firstword $(filter $(LAB_CHAPTERS),$(subst /, ,$(1))))
 # A compile that fails because a file of the step is gone says which, and how to get it back.
 if_missing = || { bash tests/tools/exercises.sh present $(1) >&2; exit 1; }
 # make check counts the tests that ran the step's own code (tests/tools/step-info.sh): the test build
@@ -365,8 +369,8 @@ clean:
 # A goal as the shell completes it (ch12-merge/step3-tiled/) names that step; anything else under a
 # chapter that is no step gets the usage. These are rules for those goals alone: a pattern rule
 # here once matched the steps' own files (a missing header, make -B), and make deleted them on error.
-.PHONY: $(CHAPTERS) solutions
-$(CHAPTERS) solutions:
+.PHONY: $(LAB_CHAPTERS) solutions
+$(LAB_CHAPTERS) solutions:
 	@$(USAGE) "'$@' is a chapter, not a step: name a step, e.g. make $@/step1"; exit 2
 STEP_TARGETS := $(foreach s,$(ALL_STEPS),$(s) $(dir $(s))step$(call stepnum_of,$(s)))
 define GOAL_ALIAS
@@ -379,15 +383,15 @@ $(1):
 	@$$(USAGE) "'$(1)' is not a step"; exit 2
 endef
 $(foreach g,$(MAKECMDGOALS),$(if $(filter-out $(g),$(call norm_step,$(g))),\
-  $(if $(filter $(call norm_step,$(g)),$(STEP_TARGETS) $(CHAPTERS) solutions),$(eval $(call GOAL_ALIAS,$(g),$(call norm_step,$(g)))))))
-$(foreach g,$(MAKECMDGOALS),$(if $(and $(filter $(CHAPTERS) solutions,$(firstword $(subst /, ,$(g)))),\
-  $(if $(filter $(call norm_step,$(g)),$(STEP_TARGETS) $(CHAPTERS) solutions),,yes),$(if $(wildcard $(g)),,yes)),\
+  $(if $(filter $(call norm_step,$(g)),$(STEP_TARGETS) $(LAB_CHAPTERS) solutions),$(eval $(call GOAL_ALIAS,$(g),$(call norm_step,$(g)))))))
+$(foreach g,$(MAKECMDGOALS),$(if $(and $(filter $(LAB_CHAPTERS) solutions,$(firstword $(subst /, ,$(g)))),\
+  $(if $(filter $(call norm_step,$(g)),$(STEP_TARGETS) $(LAB_CHAPTERS) solutions),,yes),$(if $(wildcard $(g)),,yes)),\
   $(eval $(call GOAL_UNKNOWN,$(g)))))
 
 # Nothing make runs may delete a file of the tree: make never deletes a precious file, on an error
 # (.DELETE_ON_ERROR) or an interrupt, whatever rule comes to name it. Only build/ is make's.
 .PRECIOUS: $(wildcard Makefile *.md common/* common/*/* tests/* tests/*/* tests/*/*/* docs/*.* \
-  $(CHAPTERS:%=%/*/*) $(CHAPTERS:%=%/*/.exercise) $(CHAPTERS:%=solutions/%/*/*))
+  $(LAB_CHAPTERS:%=%/*/*) $(LAB_CHAPTERS:%=%/*/.exercise) $(LAB_CHAPTERS:%=solutions/%/*/*))
 
 # A build for every architecture (no GPU visible, CUDA_ARCH unset) says so, once, before it starts.
 NO_BUILD_GOALS := help list status hint diff solution exercises exercises-check docs-check catalogue-readmes \

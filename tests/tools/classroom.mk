@@ -1,5 +1,5 @@
 # tests/tools/classroom.mk - the classroom kit. Included by the Makefile, so it sees SOL_STEPS,
-# EX_STEPS, CHAPTERS, HAVE_SOLUTIONS, step_dir and the build rules. docs/instructors.md explains it.
+# EX_STEPS, LAB_CHAPTERS, HAVE_SOLUTIONS, step_dir and the build rules. docs/instructors.md explains it.
 #   make handout [OUT=dir]            a student tree without solutions/ (default ../pmpp-lab-handout),
 #                                     refused when OUT exists; leak-checked (tests/tools/handout.sh)
 #   make handout-check [OUT=dir]      the leak check alone, on a handout made earlier
@@ -34,7 +34,7 @@ grade:
 
 # What every step's test binary links besides its own files: built once, before the steps, so
 # that a failure here is the lab's (or the grader's tree's), never charged to a student's step.
-grade-prereqs: $(CRIT_STAMP) $(CORE_TOBJ) build/tests/lab_test.o $(foreach c,$(CHAPTERS),$(call wing_tobj,$(c)))
+grade-prereqs: $(CRIT_STAMP) $(CORE_TOBJ) build/tests/lab_test.o $(foreach c,$(LAB_CHAPTERS),$(call wing_tobj,$(c)))
 
 handout-test:
 	@LAB_ARCH='$(CUDA_ARCH)' bash tests/tools/classroom.sh test $(EX_STEPS)

@@ -9,6 +9,7 @@
 #   A missing file is named with the way back (git checkout, make exercises STEP=); make status
 #     still lists every step; make exercises STEP= writes it again and nothing else.
 #   Step paths as a shell completes them (a trailing /), ./ in STEP=; a failed build leaves no ./run.
+#   CHAPTERS= narrowed to one chapter still builds a step that uses another chapter's wing.
 #   Started is what differs from the exercise as generated: a file whose first line is gone is
 #     edited; make status and make exercises agree when only HINTS was edited.
 #   TODO comments and HINTS fit 100 columns; make hint shows a TODO whose comment is gone.
@@ -106,6 +107,12 @@ perl -0pi -e 's{/\* TODO\(1\).*?\*/}{/* mine */}s' "$s3/$k3"
 mk hint STEP=ch12-merge/step3 >"$tmp/h1.log" 2>&1
 check "make hint shows TODO(1) after its comment is gone, with its text" eval 'grep -q "^TODO(1)" "$tmp/h1.log" && grep -q "no longer in your files" "$tmp/h1.log"'
 git checkout -q -- "$s3"
+
+# ---- one chapter named: a step that uses another chapter's wing still builds ----------------------
+# make bench CHAPTERS=ch13-sort (README.md) once dropped ch12's wing from ch13's merge sorts' compile.
+mk -n -B CHAPTERS=ch13-sort build/solutions/ch13-sort/step5-merge-sort/run >"$tmp/n1.log" 2>&1; rc=$?
+check "with CHAPTERS=ch13-sort, ch13 step 5 still compiles with ch12's wing (exit $rc)" \
+    eval '[ "$rc" = 0 ] && grep -q "Icommon/ch12-merge" "$tmp/n1.log"'
 
 # ---- help, sanitize, check -------------------------------------------------------------------------
 mk help >"$tmp/help.log" 2>&1
