@@ -842,19 +842,28 @@ function no_cub_note(n) { # CUB's DeviceRadixSort takes at most 2^31 - 1 items i
 function phase_title(s) { gsub(/_/, " ", s); return s }
 
 # ---- gpus: throughput against the GPU count, at one size ------------------------------
+function keys_size(r) { return SW[r] == "size" && (" " P[r] " ") !~ / pairs / }
 # Each point's ratio to CUB is written to its right, in its line's colour; labels of one GPU
 # count that would touch are moved apart, one above the other. One legend entry stands for every
 # line's ideal (a thin dashed line in its colour).
-function chart_gpus(    r, n, k, i, j, ng, seen, seen2, best, files, f, keys, nk, rows, one, oneg, cubv, cname, lab, x, maxg, ck,
+function chart_gpus(    r, n, most, k, i, j, ng, seen, seen2, best, files, f, keys, nk, rows, one, oneg, cubv, cname, lab, x, maxg, ck,
                     pg, py, pk, npt, order, t, gap, ly, ly0, nxt, longest, g) {
-    for (r = 1; r <= nr; r++) # the largest size measured on two or more GPU counts
-        if (kind(S[r]) == "step" && (G[r] > 1 || r in hasph) && !((N[r], G[r]) in seen)) {
-            seen[N[r], G[r]] = 1
-            if (++ng[N[r]] >= 2 && N[r] > n)
-                n = N[r]
-        }
+    # the size at which one line has the most GPU counts (two at least), the largest of those: a
+    # line is one form of the step, so a size whose GPU counts took different local sorts (2^32:
+    # CUB's on two GPUs, step 7's on four) would give points and no line; size rows of keys only,
+    # as the phases chart: one CUB line to set them against (pairs: the speed-up chart)
     for (r = 1; r <= nr; r++)
-        if (kind(S[r]) == "step" && N[r] == n && (G[r] > 1 || r in hasph)) {
+        if (kind(S[r]) == "step" && keys_size(r) && (G[r] > 1 || r in hasph) && !((nkey(N[r]), series(r), G[r]) in seen)) {
+            seen[nkey(N[r]), series(r), G[r]] = 1
+            k = ++ng[nkey(N[r]), series(r)]
+            if (k >= 2 && (k > most || (k == most && N[r] + 0 > n + 0))) {
+                most = k
+                n = N[r]
+            }
+        }
+    k = ""
+    for (r = 1; r <= nr; r++)
+        if (kind(S[r]) == "step" && keys_size(r) && N[r] == n && (G[r] > 1 || r in hasph)) {
             k = series(r)
             if ((k, G[r]) in seen2)
                 continue
