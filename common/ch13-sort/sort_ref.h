@@ -49,8 +49,9 @@ static inline __host__ __device__ unsigned int sort_digit(unsigned int key, unsi
 
 LAB_BEGIN_C
 
-/* Stable LSD radix sort (8-bit digits) of keys[0,n), values (NULL: none)
- * moving with their keys: O(n) per digit, so 2^28 keys take seconds. */
+/* Stable radix sort (8-bit digits) of keys[0,n), values (NULL: none)
+ * moving with their keys: one pass on the top digit, then LSD passes within
+ * each of its runs; O(n) per digit, so 2^28 keys take seconds. */
 void sort_ref(unsigned int *keys, unsigned int *values, int64_t n);
 
 /* One iteration of Fig 13.4 on the CPU, the rows of Figs 13.1-13.3: for bit
