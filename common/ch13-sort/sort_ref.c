@@ -4,69 +4,71 @@
 
 #include <string.h>
 
-/* Stable passes of 8-bit digits from bit lo up to (not including) bit hi,
- * between (k, v) and the scratch (tk, tv); the result ends in (k, v). A pass
- * where every key has the same digit is skipped (it would copy). */
-static void lsd_passes(unsigned int *k, unsigned int *v, unsigned int *tk, unsigned int *tv, int64_t n, int lo, int hi)
+/* One stable pass of the 8-bit digit at `shift`, (sk, sv) -> (dk, dv) (sv
+ * NULL: keys alone), each digit's run starting at start[digit]. Returns 0,
+ * having moved nothing, when every key has the same digit (it would copy). */
+static int digit_pass(const unsigned int *sk, const unsigned int *sv, unsigned int *dk, unsigned int *dv, int64_t n,
+                      int shift, int64_t start[257])
 {
-    unsigned int *sk = k, *sv = v, *dk = tk, *dv = tv;
-    for (int shift = lo; shift < hi; shift += 8) {
-        int64_t start[257] = {0};
-        for (int64_t i = 0; i < n; i++)
-            start[sort_digit(sk[i], (unsigned int)shift, 8) + 1]++;
-        if (start[sort_digit(sk[0], (unsigned int)shift, 8) + 1] == n)
-            continue; /* every key has this digit: the pass would copy */
-        for (int d = 0; d < 256; d++)
-            start[d + 1] += start[d];
-        for (int64_t i = 0; i < n; i++) { /* in input order: stable */
-            const int64_t at = start[sort_digit(sk[i], (unsigned int)shift, 8)]++;
-            dk[at] = sk[i];
-            if (sv != NULL)
-                dv[at] = sv[i];
-        }
-        unsigned int *t = sk;
-        sk = dk, dk = t;
-        t = sv, sv = dv, dv = t;
+    memset(start, 0, sizeof(int64_t) * 257);
+    for (int64_t i = 0; i < n; i++)
+        start[sort_digit(sk[i], (unsigned int)shift, 8) + 1]++;
+    for (int d = 0; d < 256; d++)
+        start[d + 1] += start[d];
+    const unsigned int first = sort_digit(sk[0], (unsigned int)shift, 8);
+    if (start[first + 1] - start[first] == n)
+        return 0;
+    int64_t at[256];
+    memcpy(at, start, sizeof(at));
+    for (int64_t i = 0; i < n; i++) { /* in input order: stable */
+        const int64_t to = at[sort_digit(sk[i], (unsigned int)shift, 8)]++;
+        dk[to] = sk[i];
+        if (sv != NULL)
+            dv[to] = sv[i];
     }
-    if (sk != k) {
-        memcpy(k, sk, sizeof(unsigned int) * (size_t)n);
+    return 1;
+}
+
+/* (k, v) sorted stably on bits lo up to (not including) hi, the result in
+ * (ok, ov); both pairs of buffers serve as scratch. */
+static void lsd_passes(unsigned int *k, unsigned int *v, unsigned int *ok, unsigned int *ov, int64_t n, int lo, int hi)
+{
+    int64_t start[257];
+    unsigned int *sk = k, *sv = v, *dk = ok, *dv = ov;
+    for (int shift = lo; shift < hi; shift += 8)
+        if (digit_pass(sk, sv, dk, dv, n, shift, start)) {
+            unsigned int *t = sk;
+            sk = dk, dk = t;
+            t = sv, sv = dv, dv = t;
+        }
+    if (sk != ok) {
+        memcpy(ok, sk, sizeof(unsigned int) * (size_t)n);
         if (v != NULL)
-            memcpy(v, sv, sizeof(unsigned int) * (size_t)n);
+            memcpy(ov, sv, sizeof(unsigned int) * (size_t)n);
     }
 }
 
 /* One stable pass on the top 8 bits into the scratch, then each of its 256
- * runs sorted on the low 24 bits where it lies: a run of 2^28 uniform keys is
- * 4 MB, so its three passes stay in the CPU's caches (2^28 keys: 1.3-1.8x
- * faster than four passes over the whole array). Stable passes: stable. */
+ * runs sorted on the low 24 bits back into place: a run of 2^28 uniform keys
+ * is 4 MB, so its three passes stay in the CPU's caches (2^28 keys: about
+ * 1.4x faster than four passes over the whole array, on a 2-core machine's
+ * noisy timings). Stable passes: stable. */
 void sort_ref(unsigned int *keys, unsigned int *values, int64_t n)
 {
     if (n < 2)
         return;
     unsigned int *tk = (unsigned int *)lab_xmalloc(sizeof(unsigned int) * (size_t)n);
     unsigned int *tv = values != NULL ? (unsigned int *)lab_xmalloc(sizeof(unsigned int) * (size_t)n) : NULL;
-    int64_t start[257] = {0};
-    for (int64_t i = 0; i < n; i++)
-        start[sort_digit(keys[i], 24, 8) + 1]++;
-    for (int d = 0; d < 256; d++)
-        start[d + 1] += start[d];
-    int64_t at[256];
-    memcpy(at, start, sizeof(at));
-    for (int64_t i = 0; i < n; i++) { /* in input order: stable */
-        const int64_t to = at[sort_digit(keys[i], 24, 8)]++;
-        tk[to] = keys[i];
+    int64_t start[257];
+    if (!digit_pass(keys, values, tk, tv, n, 24, start)) { /* one top digit: one run, the scratch a copy */
+        memcpy(tk, keys, sizeof(unsigned int) * (size_t)n);
         if (values != NULL)
-            tv[to] = values[i];
+            memcpy(tv, values, sizeof(unsigned int) * (size_t)n);
     }
-    for (int d = 0; d < 256; d++) { /* run d: from the scratch back into keys, sorted on bits 0-23 */
+    for (int d = 0; d < 256; d++) { /* run d: from the scratch back into place, sorted on bits 0-23 */
         const int64_t s = start[d], m = start[d + 1] - s;
-        if (m == 0)
-            continue;
-        unsigned int *rv = values != NULL ? tv + s : NULL, *ov = values != NULL ? values + s : NULL;
-        lsd_passes(tk + s, rv, keys + s, ov, m, 0, 24);
-        memcpy(keys + s, tk + s, sizeof(unsigned int) * (size_t)m);
-        if (values != NULL)
-            memcpy(values + s, tv + s, sizeof(unsigned int) * (size_t)m);
+        if (m > 0)
+            lsd_passes(tk + s, values != NULL ? tv + s : NULL, keys + s, values != NULL ? values + s : NULL, m, 0, 24);
     }
     free(tk);
     free(tv);
