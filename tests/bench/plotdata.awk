@@ -842,26 +842,29 @@ function no_cub_note(n) { # CUB's DeviceRadixSort takes at most 2^31 - 1 items i
 function phase_title(s) { gsub(/_/, " ", s); return s }
 
 # ---- gpus: throughput against the GPU count, at one size ------------------------------
+# keys_size(r): row r is of a size sweep, keys alone
 function keys_size(r) { return SW[r] == "size" && (" " P[r] " ") !~ / pairs / }
 # Each point's ratio to CUB is written to its right, in its line's colour; labels of one GPU
 # count that would touch are moved apart, one above the other. One legend entry stands for every
 # line's ideal (a thin dashed line in its colour).
-function chart_gpus(    r, n, most, k, i, j, ng, seen, seen2, best, files, f, keys, nk, rows, one, oneg, cubv, cname, lab, x, maxg, ck,
+function chart_gpus(    r, n, most, c, line, k, i, j, ng, seen, seen2, best, files, f, keys, nk, rows, one, oneg, cubv, cname, lab, x, maxg, ck,
                     pg, py, pk, npt, order, t, gap, ly, ly0, nxt, longest, g) {
     # the size at which one line has the most GPU counts (two at least), the largest of those: a
     # line is one form of the step, so a size whose GPU counts took different local sorts (2^32:
     # CUB's on two GPUs, step 7's on four) would give points and no line; size rows of keys only,
     # as the phases chart: one CUB line to set them against (pairs: the speed-up chart)
     for (r = 1; r <= nr; r++)
-        if (kind(S[r]) == "step" && keys_size(r) && (G[r] > 1 || r in hasph) && !((nkey(N[r]), series(r), G[r]) in seen)) {
-            seen[nkey(N[r]), series(r), G[r]] = 1
-            k = ++ng[nkey(N[r]), series(r)]
-            if (k >= 2 && (k > most || (k == most && N[r] + 0 > n + 0))) {
-                most = k
+        if (kind(S[r]) == "step" && keys_size(r) && (G[r] > 1 || r in hasph)) {
+            line = nkey(N[r]) SUBSEP series(r)
+            if ((line, G[r]) in seen)
+                continue
+            seen[line, G[r]] = 1
+            c = ++ng[line]
+            if (c >= 2 && (c > most || (c == most && N[r] + 0 > n + 0))) {
+                most = c
                 n = N[r]
             }
         }
-    k = ""
     for (r = 1; r <= nr; r++)
         if (kind(S[r]) == "step" && keys_size(r) && N[r] == n && (G[r] > 1 || r in hasph)) {
             k = series(r)
