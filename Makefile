@@ -93,8 +93,11 @@ HAVE_SOLUTIONS := $(if $(SOL_STEPS),yes,)
 CORE_SRC := $(filter-out %_driver.c,$(wildcard common/*.c common/*.cu))
 CORE_OBJ := $(patsubst %,build/%.o,$(basename $(CORE_SRC)))
 CORE_TOBJ := $(patsubst %.c,build/%.test.o,$(filter %.c,$(CORE_SRC))) $(patsubst %.cu,build/%.o,$(filter %.cu,$(CORE_SRC)))
-wing_obj = $(patsubst %.c,build/%.o,$(filter-out %_driver.c,$(wildcard $(1:%=common/%/*.c))))
-wing_tobj = $(patsubst %.c,build/%.test.o,$(filter-out %_driver.c,$(wildcard $(1:%=common/%/*.c))))
+# (a wing's CUDA files, such as chapter 13's device scan, are compiled once, with nvcc)
+wing_src = $(filter-out %_driver.c,$(wildcard $(1:%=common/%/*.c) $(1:%=common/%/*.cu)))
+wing_obj = $(patsubst %,build/%.o,$(basename $(call wing_src,$(1))))
+wing_tobj = $(patsubst %.c,build/%.test.o,$(filter %.c,$(call wing_src,$(1)))) \
+	$(patsubst %.cu,build/%.o,$(filter %.cu,$(call wing_src,$(1))))
 
 # A step that builds on another step names it in its own Makefile (`LAB_USES := ch12-merge/step1-co-rank`)
 # and includes that step's header by name: the solution's copy where solutions/ is there, the
@@ -146,9 +149,12 @@ $(1)_SRC := $(wildcard $(1)/*.cu $(1)/*.cuh $(1)/*.h $(1)/*.c)
 $(1)_INC := -I$(1) $$(foreach u,$$($(1)_USES),-I$$(call shared_step,$$(u))) $$($(1)_WINGS:%=-Icommon/%)
 $(1)_XTEST := $$(wildcard tests/$$($(1)_CH)/$(notdir $(1)).c)
 $(1)_HOST := $$(patsubst $(1)/%.c,%,$$(wildcard $(1)/*.c))
-$(1)_OBJ := build/$(1)/$$($(1)_K).o build/$(1)/step.o $$($(1)_HOST:%=build/$(1)/%.host.o) $$(call wing_obj,$$($(1)_WINGS))
+# the host C files of the steps it uses are linked too (step 10 links step 9's plan and exchange)
+$(1)_UHOST := $$(basename $$(foreach u,$$($(1)_USES),$$(wildcard $$(call shared_step,$$(u))/*.c)))
+$(1)_OBJ := build/$(1)/$$($(1)_K).o build/$(1)/step.o $$($(1)_HOST:%=build/$(1)/%.host.o) \
+	$$($(1)_UHOST:%=build/$(1)/uses/%.host.o) $$(call wing_obj,$$($(1)_WINGS))
 $(1)_TOBJ := build/$(1)/$$($(1)_K).test.o build/$(1)/step.o $$($(1)_HOST:%=build/$(1)/%.host.test.o) \
-	$$(call wing_tobj,$$($(1)_WINGS)) $$(if $$($(1)_XTEST),build/$(1)/xtest.o)
+	$$($(1)_UHOST:%=build/$(1)/uses/%.host.test.o) $$(call wing_tobj,$$($(1)_WINGS)) $$(if $$($(1)_XTEST),build/$(1)/xtest.o)
 
 build/$(1)/$$($(1)_K).o: $(1)/$$($(1)_K).cu $(ARCH_STAMP) | build/$(1)/
 	$$(call say,NVCC,$(1))
@@ -165,6 +171,12 @@ build/$(1)/%.host.o: $(1)/%.c | build/$(1)/
 
 build/$(1)/%.host.test.o: $(1)/%.c | build/$(1)/
 	$$(Q)$$(CC) $$(TEST_CFLAGS) $$($(1)_INC) $$(call TRACE_CFLAGS,$$($(1)_USES)) -c $$< -o $$@ $$(call if_missing,$(1))
+
+build/$(1)/uses/%.host.o: %.c
+	$$(Q)mkdir -p $$(@D) && $$(CC) $$(CFLAGS) $$($(1)_INC) -c $$< -o $$@
+
+build/$(1)/uses/%.host.test.o: %.c
+	$$(Q)mkdir -p $$(@D) && $$(CC) $$(TEST_CFLAGS) $$($(1)_INC) $$(call TRACE_CFLAGS,$$($(1)_USES)) -c $$< -o $$@
 
 # its name, and the TODOs still in its files now (a failure names only what is left)
 build/$(1)/step.c: $$($(1)_SRC) tests/tools/step-info.sh | build/$(1)/
@@ -227,7 +239,7 @@ build/common/%.test.o: common/%.c | build/common/
 
 build/common/%.o: common/%.cu $(ARCH_STAMP) | build/common/
 	$(call say,NVCC,$<)
-	$(Q)$(NVCC) $(NVFLAGS) -c $< -o $@
+	$(Q)mkdir -p $(@D) && $(NVCC) $(NVFLAGS) -I$(<D) -c $< -o $@
 
 build/tests/%.o: tests/%.c $(CRIT_STAMP) | build/tests/
 	$(Q)$(CC) $(TEST_CFLAGS) $(CRIT_CFLAGS) -c $< -o $@
