@@ -3,14 +3,14 @@
  * splitters, and each rank's layout of the exchange. Plain C, no GPU. */
 #include "plan.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen.h"
 #include "sort_ref.h"
 
-const char *plan_init(ss_plan *p, int64_t N, int G, int K, int F, int S, double first_weight)
+const char *plan_init(ss_plan *p, int64_t N, int G, int K, int S, double first_weight)
 {
     memset(p, 0, sizeof *p);
     if (N < 0)
@@ -19,19 +19,15 @@ const char *plan_init(ss_plan *p, int64_t N, int G, int K, int F, int S, double 
         return "the number of ranks must be 1 to 1024";
     if (K < 1 || (int64_t)G * K > PLAN_MAX_BUCKETS)
         return "chunks (per rank) must be 1 or more, and ranks x chunks at most 1024";
-    if (F < 1 || F > PLAN_MAX_FINE || (int64_t)G * K * F > PLAN_MAX_SUBS)
-        return "sub-buckets (per chunk) must be 1 to 64, and ranks x chunks x sub-buckets at most 1024";
     if (S < 1 || S > PLAN_MAX_SAMPLE)
         return "the sample must be 1 to 65536 keys per rank";
     if (!(first_weight > 0.0 && first_weight <= 1.0))
         return "the first chunk's weight must be in (0, 1]";
-    p->G = G, p->K = K, p->B = G * K, p->F = F, p->BF = G * K * F, p->N = N, p->S = S;
+    p->G = G, p->K = K, p->B = G * K, p->N = N, p->S = S;
     p->first_weight = first_weight;
     p->split_key = (unsigned int *)lab_xmalloc(sizeof(unsigned int) * (size_t)p->B);
     p->split_pos = (uint64_t *)lab_xmalloc(sizeof(uint64_t) * (size_t)p->B);
-    p->shift = (unsigned int *)lab_xmalloc(sizeof(unsigned int) * (size_t)p->B);
-    p->fine_base = (unsigned int *)lab_xmalloc(sizeof(unsigned int) * (size_t)p->B);
-    p->counts = (uint64_t *)calloc((size_t)G * (size_t)p->BF, sizeof(uint64_t));
+    p->counts = (uint64_t *)calloc((size_t)G * (size_t)p->B, sizeof(uint64_t));
     if (p->counts == NULL) {
         plan_free(p);
         return "out of host memory for the plan";
@@ -41,7 +37,7 @@ const char *plan_init(ss_plan *p, int64_t N, int G, int K, int F, int S, double 
 
 void plan_free(ss_plan *p)
 {
-    free(p->split_key), free(p->split_pos), free(p->shift), free(p->fine_base), free(p->counts);
+    free(p->split_key), free(p->split_pos), free(p->counts);
     memset(p, 0, sizeof *p);
 }
 
@@ -53,12 +49,13 @@ int plan_default_chunks(int G)
     return most < 2 ? most : 2; /* two rounds: the fastest on two H100s and two H200s (docs/ch13-sort.md) */
 }
 
-int plan_default_fine(int G, int K)
+int64_t plan_capacity(int64_t N, int G, int K, double slack, int r)
 {
-    if (G * K == 1) /* one bucket, the share itself: sorted whole, nothing to cut */
-        return 1;
-    const int most = PLAN_MAX_SUBS / (G * K);
-    return most < 1 ? 1 : most < PLAN_MAX_FINE ? most : PLAN_MAX_FINE;
+    const int64_t n = plan_share_start(N, G, r + 1) - plan_share_start(N, G, r);
+    if (G == 1 && K == 1)
+        return n;
+    const int64_t room = (int64_t)((1.0 + slack) * ((double)N / G)) + 1;
+    return room > n ? room : n;
 }
 
 double plan_sub_share(const ss_plan *p, int j)
@@ -82,36 +79,20 @@ int plan_sample_positions(int64_t n, int S, int64_t *pos)
         carried += rem;
         const int64_t hi = lo + q + (carried >= S);
         carried -= carried >= S ? S : 0;
-        const uint64_t jitter = plan_mix64(0x5A4D504Cull ^ (uint64_t)i); /* scaled to [0, hi - lo): no division */
+        const uint64_t jitter = gen_mix64(0x5A4D504Cull ^ (uint64_t)i); /* scaled to [0, hi - lo): no division */
         pos[i] = lo + (int64_t)(((unsigned __int128)jitter * (uint64_t)(hi - lo)) >> 64);
         lo = hi;
     }
     return S;
 }
 
-/* Where boundary t (between buckets t-1 and t) should fall, in keys from the start. */
-static double boundary_target(const ss_plan *p, int t)
+double plan_boundary_target(const ss_plan *p, int t)
 {
     const int d = t / p->K, j = t % p->K;
     double within = 0.0;
     for (int i = 0; i < j; i++)
         within += plan_sub_share(p, i);
     return (double)p->N * (d + within) / p->G;
-}
-
-/* Bucket b holds the keys from its lower splitter's to its upper one's (both
- * included: equal keys are cut by position). Its radix cut: the smallest
- * shift that leaves at most F values of key >> shift in that range. */
-static void set_radix_cuts(ss_plan *p)
-{
-    for (int b = 0; b < p->B; b++) {
-        const uint64_t lo = b > 0 ? p->split_key[b - 1] : 0, hi = b + 1 < p->B ? p->split_key[b] : 0xFFFFFFFFu;
-        unsigned int shift = 0;
-        while (((hi >> shift) - (lo >> shift)) >= (uint64_t)p->F)
-            shift++;
-        p->shift[b] = shift;
-        p->fine_base[b] = (unsigned int)(lo >> shift);
-    }
 }
 
 void plan_choose_splitters(ss_plan *p, const unsigned int *gathered)
@@ -135,67 +116,20 @@ void plan_choose_splitters(ss_plan *p, const unsigned int *gathered)
         }
     }
     sort_ref(key, item, m); /* stable: the items in (key, position) order */
-    /* TODO(5): plan_choose_splitters(), the splitters: walk the sorted items adding up their
+    /* TODO(7): plan_choose_splitters(), the splitters: walk the sorted items adding up their
        weights; splitter t - 1 (t = 1 .. B - 1) is the first item whose weight, counted to its
-       middle, reaches boundary_target(p, t) */
+       middle, reaches plan_boundary_target(p, t) */
     free(pos), free(item_pos), free(item_w), free(key), free(item);
-    set_radix_cuts(p);
-}
-
-int plan_bin_splitters(ss_plan *p, const unsigned int *bins, double slack, int *first_bin)
-{
-    const int G = p->G, B = p->B;
-    if (p->F != 1)
-        return 0;
-    uint64_t *below = (uint64_t *)lab_xmalloc(sizeof(uint64_t) * (PLAN_BINS + 1)); /* keys in bins [0, e) */
-    below[0] = 0;
-    for (int e = 0; e < PLAN_BINS; e++) {
-        uint64_t in = 0;
-        for (int r = 0; r < G; r++)
-            in += bins[(size_t)r * PLAN_BINS + e];
-        below[e + 1] = below[e] + in;
-    }
-    int ok = below[PLAN_BINS] == (uint64_t)p->N;
-    first_bin[0] = 0, first_bin[B] = PLAN_BINS;
-    for (int t = 1, e = 0; t < B && ok; t++) { /* the nearest edge at or after the last one */
-        const double target = boundary_target(p, t);
-        while (e < PLAN_BINS && (double)below[e + 1] <= target)
-            e++;
-        if (e < PLAN_BINS && (double)below[e + 1] - target < target - (double)below[e])
-            e++;
-        first_bin[t] = e;
-        ok = fabs((double)below[e] - target) <= slack * (double)p->N / G;
-    }
-    free(below);
-    if (!ok)
-        return 0;
-    for (int t = 1; t < B; t++) { /* the edge's first item; edge PLAN_BINS: past every key */
-        const int e = first_bin[t];
-        p->split_key[t - 1] = e < PLAN_BINS ? (unsigned int)e << (32 - PLAN_BIN_BITS) : 0xFFFFFFFFu;
-        p->split_pos[t - 1] = e < PLAN_BINS ? 0 : UINT64_MAX;
-    }
-    for (int r = 0; r < G; r++)
-        for (int b = 0; b < B; b++) {
-            uint64_t in = 0;
-            for (int e = first_bin[b]; e < first_bin[b + 1]; e++)
-                in += bins[(size_t)r * PLAN_BINS + e];
-            p->counts[(size_t)r * p->BF + b] = in;
-        }
-    set_radix_cuts(p);
-    return 1;
 }
 
 void plan_set_counts(ss_plan *p, const uint64_t *counts)
 {
-    memcpy(p->counts, counts, sizeof(uint64_t) * (size_t)p->G * (size_t)p->BF);
+    memcpy(p->counts, counts, sizeof(uint64_t) * (size_t)p->G * (size_t)p->B);
 }
 
 int64_t plan_bucket_count(const ss_plan *p, int s, int b)
 {
-    int64_t total = 0;
-    for (int f = 0; f < p->F; f++)
-        total += (int64_t)p->counts[(size_t)s * p->BF + (size_t)b * p->F + f];
-    return total;
+    return (int64_t)p->counts[(size_t)s * p->B + b];
 }
 
 int64_t plan_received(const ss_plan *p, int d)
@@ -221,52 +155,42 @@ int64_t plan_largest(const ss_plan *p, int *rank)
     return most;
 }
 
-unsigned int plan_chunk_bits(const ss_plan *p, int r, int j)
+int64_t plan_output_start(const ss_plan *p, int r)
 {
-    return p->shift[r * p->K + j];
+    int64_t at = 0;
+    for (int d = 0; d < r; d++)
+        at += plan_received(p, d);
+    return at;
 }
 
-/* part: round-major (round j: destinations 0 .. G-1, each sub-bucket by
- * sub-bucket), after the free front; fills send_off and round_end. */
+/* part: round-major (round j: destinations 0 .. G-1), after the free front;
+ * fills send_off and round_end. */
 static void lay_out_part(const ss_plan *p, int r, ss_layout *L)
 {
-    const uint64_t *mine = p->counts + (size_t)r * p->BF;
     int64_t at = L->part_base;
     for (int j = 0; j < p->K; j++) {
-        for (int d = 0; d < p->G; d++)
-            for (int f = 0; f < p->F; f++) {
-                const int x = (d * p->K + j) * p->F + f;
-                L->send_off[x] = at;
-                at += (int64_t)mine[x];
-            }
+        for (int d = 0; d < p->G; d++) {
+            const int b = d * p->K + j;
+            L->send_off[b] = at;
+            at += plan_bucket_count(p, r, b);
+        }
         L->round_end[j] = at;
     }
 }
 
-/* recv: chunk-major, sources in rank order inside each, each source's piece
- * sub-bucket by sub-bucket; and the segments of each chunk's sorted run. */
+/* recv: chunk-major, each chunk's pieces in rank order. */
 static void lay_out_recv(const ss_plan *p, int r, ss_layout *L)
 {
-    const int G = p->G, K = p->K, F = p->F;
+    const int G = p->G, K = p->K;
     int64_t got = 0;
     for (int j = 0; j < K; j++) {
         L->sub_start[j] = got;
         for (int s = 0; s < G; s++) {
             L->recv_off[j * G + s] = got;
-            for (int f = 0; f < F; f++) {
-                L->piece_off[(j * G + s) * F + f] = got;
-                got += (int64_t)p->counts[(size_t)s * p->BF + (size_t)(r * K + j) * F + f];
-            }
-        }
-        int64_t seg = L->sub_start[j];
-        for (int f = 0; f < F; f++) {
-            L->seg_start[j * F + f] = seg;
-            for (int s = 0; s < G; s++)
-                seg += (int64_t)p->counts[(size_t)s * p->BF + (size_t)(r * K + j) * F + f];
+            got += plan_bucket_count(p, s, r * K + j);
         }
     }
     L->sub_start[K] = got;
-    L->seg_start[K * F] = got;
 }
 
 const char *plan_layout(const ss_plan *p, int r, int64_t part_cap, int64_t recv_cap, ss_layout *L)

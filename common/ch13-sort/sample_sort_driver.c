@@ -1,141 +1,66 @@
-/* sample_sort_driver.c - ./run for ch13 step 9, the sample sort across GPUs.
- * Three ways to run, one code (the step's phases loop over the ranks this
- * process owns):
+/* sample_sort_driver.c - ./run for chapter 13's sort across GPUs (steps 9
+ * and 10). Three ways to run, one code (a step sorts the ranks its process
+ * owns):
  *   ./run --gpus G          one process drives G GPUs (ncclCommInitAll)
  *   mpirun -np G ./run      one GPU per rank (built with -DLAB_MPI where mpicc
  *                           is there), the communicator bootstrapped through MPI
  *   ./run --ranks G         G ranks on one GPU, exchanging by device copies
  * (mpirun -np P ./run --gpus g: P processes of g GPUs each, G = P g.)
- * Each run makes a fresh input on the GPUs (gen.h: key p of N from the
- * distribution, value p), sorts it once and checks that sort on the GPUs
- * (ss_check) and, up to the step's reference size, element by element
- * against the CPU (ss_check_reference); then it times --reps sorts, each of a
- * fresh input. Everything about the step (defaults, options, limits) it asks
- * of the step's descriptor, sample_sort_step_info. Exit 0 when every run
- * passed, 1 on a failure, 2 on a bad option (or more GPUs asked for than
- * there are), 3 without a GPU, 4 on a CUDA or NCCL error. */
+ * Each configuration sorts a fresh input once and checks it (the checks that
+ * scale, and up to the step's reference size the CPU's), then times --reps
+ * sorts, each of a fresh input. Everything about the step (its defaults, its
+ * options, its policy) it asks of the step's descriptor,
+ * sample_sort_step_info. Exit 0 when every run passed, 1 on a failure, 2 on a
+ * bad option (or more GPUs asked for than there are), 3 without a GPU, 4 on a
+ * CUDA or NCCL error. */
 #include <math.h>
 #include <string.h>
-#ifdef LAB_MPI
-#include <mpi.h>
-#endif
 
 #include "gen.h"
 #include "report.h"
 #include "sample_sort.h"
+#include "sample_world.h"
 
 #define STEP (&sample_sort_step_info)
 
-/* This process among all: its place in the MPI world (1 process, rank 0, when not launched by mpirun). */
-typedef struct {
-    int size, rank, local_rank; /* local_rank: among the processes of this node */
-    int mpi;                    /* launched by mpirun: the communicator is bootstrapped through MPI */
-} world;
-
-static world world_join(int *argc, char ***argv)
-{
-    world w = {.size = 1, .rank = 0, .local_rank = 0, .mpi = 0};
-#ifdef LAB_MPI
-    if (getenv("OMPI_COMM_WORLD_SIZE") != NULL || getenv("PMI_SIZE") != NULL || getenv("PMIX_RANK") != NULL) {
-        MPI_Comm node;
-        MPI_Init(argc, argv);
-        MPI_Comm_size(MPI_COMM_WORLD, &w.size);
-        MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
-        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w.rank, MPI_INFO_NULL, &node);
-        MPI_Comm_rank(node, &w.local_rank);
-        MPI_Comm_free(&node);
-        w.mpi = 1;
-    }
-#else
-    (void)argc, (void)argv;
-#endif
-    return w;
-}
-
-static void world_leave(const world *w, int code)
-{
-#ifdef LAB_MPI
-    if (w->mpi)
-        MPI_Finalize();
-#endif
-    (void)w;
-    exit(code);
-}
-
-static void world_barrier(const world *w)
-{
-#ifdef LAB_MPI
-    if (w->size > 1)
-        MPI_Barrier(MPI_COMM_WORLD);
-#endif
-    (void)w;
-}
-
-/* x over every process: the largest (a phase's time is the slowest rank's) or the sum. */
-static double world_all(const world *w, double x, int largest)
-{
-#ifdef LAB_MPI
-    if (w->size > 1)
-        MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, largest ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD);
-#endif
-    (void)w, (void)largest;
-    return x;
-}
-
-/* ---- options: the lab's, and the step's own ------------------------------------------ */
+/* ---- options: the lab's, the sort's, and those of the step's own ideas ---------------- */
 
 typedef struct {
     lab_run run;
-    const char *dist, *local, *exchange, *splitters;
-    int keys_only, gpus, ranks, chunks, fine; /* chunks, fine 0: the plan's defaults */
-    int first;                                /* the first chunk's size in % of another's (0: the step's) */
-    int timeout_s;                            /* 0: the watchdog's default */
+    const char *dist, *local;
+    int keys_only, gpus, ranks, chunks, timeout_s; /* chunks, timeout_s 0: the step's defaults */
+    ss_asked asked;
     int dists[GEN_COUNT], ndists;
 } run_opts;
 
-/* The run's configuration for G ranks, N keys. */
-static ss_config config_of(const run_opts *ro, const world *w, int G, int64_t N, int with_values)
+/* The run's configuration for G ranks, N keys, with the step's derived values. */
+static ss_config config_of(const run_opts *ro, int G, int64_t N, int with_values, const char **why)
 {
     ss_config c = STEP->defaults;
-    c.G = G, c.N = N, c.with_values = with_values;
-    c.local = (ss_local)lab_name_index(ro->local, STEP->locals);
+    c.G = G, c.N = N, c.with_values = with_values, c.K = ro->chunks, c.timeout_s = (double)ro->timeout_s;
+    c.local = (ss_local)lab_name_index(ro->local, ss_local_names());
     c.link = ro->ranks > 0 ? SS_LINK_COPIES : SS_LINK_NCCL;
-    c.copy_engines = c.link == SS_LINK_NCCL && strcmp(ro->exchange, "nccl") != 0 && w->size == 1 && G > 1;
-    c.direct_first = c.copy_engines && strcmp(ro->exchange, "direct") == 0;
-    c.bin_splitters = strcmp(ro->splitters, "auto") == 0;
-    c.K = ro->chunks > 0 ? ro->chunks : plan_default_chunks(G);
-    c.first_weight = ro->first > 0 ? ro->first / 100.0 : ss_default_first(STEP, G, with_values);
-    if (c.local == SS_LOCAL_AUTO) { /* whole chunks unless --fine says; then the step's pick for these keys */
-        c.F = ro->fine > 0 ? ro->fine : 1;
-        c.local = ss_auto_local(&c);
-    } else
-        c.F = ss_fine_for(c.local, G, c.K, ro->fine);
-    c.timeout_s = (double)ro->timeout_s;
+    c.asked = ro->asked;
+    *why = STEP->configure(&c);
     return c;
 }
+
+static const char *const dist_names[] = {"uniform", "sorted", "reverse", "equal", "few", "zipf", "all", NULL};
+static const char *const splitters[] = {"auto", "sample", "bins", NULL}, *const splits[] = {"auto", "table", "held",
+                                                                                            NULL};
+static const char *const exchanges[] = {"auto", "link", "copy", "direct", NULL};
 
 static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
 {
     memset(ro, 0, sizeof *ro);
-    static const char *const exchanges[] = {"nccl", "copy", "direct", NULL};
-    static const char *const splitters[] = {"auto", "sample", NULL};
-    ro->dist = "uniform", ro->local = STEP->locals[STEP->defaults.local], ro->gpus = 1, ro->exchange = "direct";
-    ro->splitters = "auto";
-    static char first_help[200], two[48];
-    const double(*fw)[2] = STEP->first_weight; /* [more than two ranks][pairs] */
-    if (fw[0][0] == fw[0][1])
-        snprintf(two, sizeof two, "%.0f", 100 * fw[0][0]);
-    else
-        snprintf(two, sizeof two, "%.0f, pairs %.0f", 100 * fw[0][0], 100 * fw[0][1]);
-    snprintf(first_help, sizeof first_help,
-             "the first chunk's size, in %% of each other chunk's: small, so the sorts start early (default %s; "
-             "on more than two ranks %.0f, pairs %.0f)",
-             two, 100 * fw[1][0], 100 * fw[1][1]);
+    ro->dist = "uniform", ro->local = ss_local_names()[STEP->defaults.local], ro->gpus = 1;
+    ro->asked = (ss_asked){.splitters = "auto", .split = "auto", .exchange = "auto", .first = 0};
+    const unsigned takes = STEP->takes;
     const lab_opt opts[] = {
         {.name = "--dist",
          .kind = LAB_ARG_NAME,
          .at = &ro->dist,
-         .names = STEP->dists,
+         .names = dist_names,
          .metavar = "D",
          .help = "input distribution (all: each in turn)"},
         {.name = "--keys-only", .kind = LAB_ARG_FLAG, .at = &ro->keys_only, .help = "sort keys without values"},
@@ -143,7 +68,7 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
          .kind = LAB_ARG_INT,
          .at = &ro->gpus,
          .lo = 1,
-         .hi = PLAN_MAX_RANKS,
+         .hi = SS_MAX_RANKS,
          .metavar = "G",
          .help = "GPUs this one process drives, over NCCL"},
         {.name = "--ranks",
@@ -157,47 +82,15 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
          .kind = LAB_ARG_INT,
          .at = &ro->chunks,
          .lo = 1,
-         .hi = PLAN_MAX_BUCKETS,
+         .hi = SS_MAX_RANKS,
          .metavar = "K",
          .help = "chunks per rank: rounds of the exchange, each sorted as it arrives (default: 2, 1 on one rank)"},
-        {.name = "--first",
-         .kind = LAB_ARG_INT,
-         .at = &ro->first,
-         .lo = 1,
-         .hi = 100,
-         .metavar = "P",
-         .help = first_help},
-        {.name = "--fine",
-         .kind = LAB_ARG_INT,
-         .at = &ro->fine,
-         .lo = 1,
-         .hi = PLAN_MAX_FINE,
-         .metavar = "F",
-         .help = "sub-buckets per chunk: the radix cut, segments of its sort (default: up to 64 with --local onesweep, "
-                 "else 1)"},
         {.name = "--local",
          .kind = LAB_ARG_NAME,
          .at = &ro->local,
-         .names = STEP->locals,
+         .names = ss_local_names(),
          .metavar = "L",
-         .help =
-             "the local sort: step 7's (over the sub-buckets), CUB's on the whole chunk, or auto: step 7's on whole "
-             "chunks of keys, CUB's for pairs"},
-        {.name = "--exchange",
-         .kind = LAB_ARG_NAME,
-         .at = &ro->exchange,
-         .names = exchanges,
-         .metavar = "E",
-         .help = "the keys between GPUs of one process: their copy engines, or NCCL's kernels (mpirun: NCCL); "
-                 "direct (the default): the copy engines, but the scatter writes the first round's keys straight "
-                 "into the receivers' memory"},
-        {.name = "--splitters",
-         .kind = LAB_ARG_NAME,
-         .at = &ro->splitters,
-         .names = splitters,
-         .metavar = "W",
-         .help = "auto (the default): at bin edges, from every key's top 12 bits, where that splits the keys "
-                 "evenly, else from the sample; sample: always from the sample, then a count pass"},
+         .help = "each chunk's sort: step 7's, CUB's, or auto: step 7's for keys, CUB's for pairs"},
         {.name = "--timeout",
          .kind = LAB_ARG_INT,
          .at = &ro->timeout_s,
@@ -205,6 +98,40 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
          .hi = 86400,
          .metavar = "S",
          .help = "seconds a sort may take before the watchdog stops it (default: 5 plus 1 a GB of share)"},
+        lab_opt_if(takes & SS_TAKES_SPLITTERS,
+                   (lab_opt){.name = "--splitters",
+                             .kind = LAB_ARG_NAME,
+                             .at = &ro->asked.splitters,
+                             .names = splitters,
+                             .metavar = "W",
+                             .help = "sample: from the sample, then a count pass; bins: at bin edges of every key's "
+                                     "top 12 bits where they split evenly, else the sample; auto: the policy's"}),
+        lab_opt_if(takes & SS_TAKES_SPLIT,
+                   (lab_opt){.name = "--split",
+                             .kind = LAB_ARG_NAME,
+                             .at = &ro->asked.split,
+                             .names = splits,
+                             .metavar = "P",
+                             .help = "table: the partition in shared-memory tables (step 9's); held: splitters "
+                                     "held in registers (up to 8 buckets); auto: the policy's"}),
+        lab_opt_if(takes & SS_TAKES_EXCHANGE,
+                   (lab_opt){.name = "--exchange",
+                             .kind = LAB_ARG_NAME,
+                             .at = &ro->asked.exchange,
+                             .names = exchanges,
+                             .metavar = "E",
+                             .help = "link: NCCL's kernels (device copies on one GPU); copy: the copy engines; "
+                                     "direct: round 0 written by the scatter into its receivers, then the copy "
+                                     "engines; auto: the policy's (one process; mpirun: NCCL)"}),
+        lab_opt_if(takes & SS_TAKES_FIRST,
+                   (lab_opt){.name = "--first",
+                             .kind = LAB_ARG_INT,
+                             .at = &ro->asked.first,
+                             .lo = 1,
+                             .hi = 100,
+                             .metavar = "P",
+                             .help = "the first chunk's size, in % of each other chunk's (default: "
+                                     "the policy's, by GPUs and keys or pairs)"}),
     };
     lab_parse_step(argc, argv, &STEP->lab, "", 5, opts, (int)(sizeof opts / sizeof opts[0]), &ro->run);
     if (ro->ranks > 0 && (ro->gpus > 1 || w->size > 1)) {
@@ -212,14 +139,13 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
                 lab_step_name);
         exit(LAB_EXIT_USAGE);
     }
-    ro->ndists = 0;
     for (int d = 0; d < GEN_COUNT; d++)
         if (strcmp(ro->dist, "all") == 0 || d == gen_dist_of(ro->dist))
             ro->dists[ro->ndists++] = d;
     const int G = ro->ranks > 0 ? ro->ranks : w->size * ro->gpus;
     for (int s = 0; s < ro->run.nsizes; s++) { /* every size, with the run's G, before any GPU is looked for */
-        const ss_config c = config_of(ro, w, G, ro->run.sizes[s], !ro->keys_only);
-        const char *why = ss_config_check(&c);
+        const char *why;
+        const ss_config c = config_of(ro, G, ro->run.sizes[s], !ro->keys_only, &why);
         if (why != NULL) {
             fprintf(stderr, "%s: -n %lld on %d rank%s: %s (./run --help)\n", lab_step_name, (long long)c.N, c.G,
                     c.G == 1 ? "" : "s", why);
@@ -228,89 +154,38 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
     }
 }
 
-/* ---- one configuration: setup, the checked sort, the timed ones, the report -------- */
+/* ---- one configuration: the checked sort, the timed ones, the report ---------------- */
 
-/* Each owned rank's device buffers against 2.25 x its share + 256 MiB. The
- * device memory it holds now (cudaMemGetInfo: NCCL's buffers too, and any
- * other process's on the same GPU), as x share, the largest into *peak.
- * Returns the failures. */
-static int check_memory(const ss_rank *R, int nlocal, const ss_config *c, double *peak)
-{
-    int fails = 0;
-    for (int i = 0; i < nlocal; i++) {
-        size_t free_now, total;
-        CUDA_CHECK(cudaSetDevice(R[i].device));
-        CUDA_CHECK(cudaMemGetInfo(&free_now, &total));
-        const double own = (double)R[i].bytes_allocated; /* ranks sharing a GPU: each counts its own */
-        const double used = c->link == SS_LINK_COPIES ? own : (double)R[i].free_before - (double)free_now;
-        const double share = (double)R[i].n * sizeof(unsigned int) * (c->with_values ? 2 : 1);
-        const double limit = 2.25 * share + 256.0 * (1 << 20), mib = 1 << 20;
-        *peak = fmax(*peak, share > 0 ? used / share : 0);
-        if (own > limit && (double)R[i].sort_temp_bytes >= share) /* a local sort with a second buffer of its own */
-            printf("  NOTE GPU %d: %.0f MiB of buffers, above 2.25 x its share + 256 MiB = %.0f MiB: the local sort's"
-                   " tables (%.0f MiB) hold a second buffer of their own\n",
-                   R[i].rank, own / mib, limit / mib, (double)R[i].sort_temp_bytes / mib);
-        else if (own > limit)
-            fails++, printf("  FAIL GPU %d: %.0f MiB of buffers, above 2.25 x its share + 256 MiB = %.0f MiB\n",
-                            R[i].rank, own / mib, limit / mib);
-        else if (used > limit)
-            printf("  NOTE GPU %d: its buffers take %.0f MiB, but %.0f MiB of the device went since they were made"
-                   " (NCCL's buffers, or another process on this GPU), above %.0f MiB\n",
-                   R[i].rank, own / mib, used / mib, limit / mib);
-    }
-    return fails;
-}
-
-/* A fresh input (seed) on every owned rank, sorted: NULL or why it could not run. */
-static const char *sort_fresh(ss_rank *R, int nlocal, const ss_config *c, int dist, uint64_t seed, ss_plan *plan,
-                              ss_hash *in, ss_times *t, const world *w)
-{
-    const char *why = plan_init(plan, c->N, c->G, c->K, c->F, c->S, c->first_weight);
-    if (why != NULL)
-        return why;
-    for (int i = 0; i < nlocal; i++) {
-        ss_generate(&R[i], c, dist, seed);
-        in[i] = ss_hash_input(&R[i], c);
-    }
-    world_barrier(w);
-    return ss_sort(R, nlocal, c, plan, t);
-}
-
-/* The checked sort, then the timed ones; the phases' medians into ph[]. 1 when every check passed. */
 typedef struct {
     lab_timing total;
-    double ph[6];  /* splitters, count, scatter, exchange, sort, waited: medians */
-    double bucket; /* the largest bucket / (N / G) */
-    double peak;   /* the largest device memory used / the share's bytes */
+    double ph[6]; /* splitters, count, scatter, exchange, sort, waited: medians */
+    ss_shape shape;
+    char policy[200]; /* the step's description of what it chose */
 } run_figures;
 
-static int run_config(ss_rank *R, int nlocal, const run_opts *ro, const ss_config *c, int dist, run_figures *f,
-                      const world *w)
+/* The checked sort, then the timed ones, each of a fresh input. 1 when every check passed. */
+static int run_config(ss_run *run, const run_opts *ro, const ss_config *c, int dist, run_figures *f, const world *w)
 {
     const int reps = ro->run.reps;
-    ss_plan plan;
-    ss_times t;
-    ss_hash *in = (ss_hash *)lab_xmalloc(sizeof(ss_hash) * (size_t)nlocal);
     double *x = (double *)lab_xmalloc(sizeof(double) * 7 * (size_t)reps);
-    int fails = 0;
-    memset(f, 0, sizeof *f);
-    const char *why = sort_fresh(R, nlocal, c, dist, ro->run.seed, &plan, in, &t, w);
-    if (why != NULL) {
-        if (w->rank == 0)
-            printf("  FAIL: %s%s\n", why, lab_todo_note());
-        fails++;
-    } else {
-        fails += ss_check(R, nlocal, c, &plan, in);
-        if (c->N <= STEP->reference_max_n)
-            fails += ss_check_reference(R, nlocal, c, &plan, dist, ro->run.seed, ro->run.quiet || ro->run.csv);
-        f->bucket = c->N > 0 ? (double)plan_largest(&plan, NULL) / ((double)c->N / c->G) : 0;
-        fails += check_memory(R, nlocal, c, &f->peak);
-        f->peak = world_all(w, f->peak, 1);
+    ss_times t;
+    STEP->fresh(run, dist, ro->run.seed);
+    world_barrier(w);
+    const char *why = STEP->sort(run, &t);
+    int fails = why != NULL;
+    if (why != NULL && w->rank == 0)
+        printf("  FAIL: %s%s\n", why, lab_todo_note());
+    if (why == NULL) {
+        const int quiet = ro->run.quiet || ro->run.csv;
+        fails += STEP->check(run, dist, ro->run.seed, c->N <= STEP->reference_max_n, quiet, &f->shape);
+        f->shape.peak = world_all(w, f->shape.peak, 1);
     }
-    plan_free(&plan);
+    if (STEP->describe != NULL)
+        STEP->describe(run, f->policy, sizeof f->policy);
     for (int rep = 0; rep < reps && (int)world_all(w, fails, 0) == 0; rep++) { /* every process runs every rep */
-        why = sort_fresh(R, nlocal, c, dist, ro->run.seed + 1 + (uint64_t)rep, &plan, in, &t, w);
-        plan_free(&plan);
+        STEP->fresh(run, dist, ro->run.seed + 1 + (uint64_t)rep);
+        world_barrier(w);
+        why = STEP->sort(run, &t);
         if (why != NULL) {
             if (w->rank == 0)
                 printf("  FAIL: %s\n", why);
@@ -327,107 +202,94 @@ static int run_config(ss_rank *R, int nlocal, const run_opts *ro, const ss_confi
         for (int p = 0; p < 6; p++)
             f->ph[p] = lab_timing_of(x + (p + 1) * reps, reps).median_ms;
     }
-    free(in), free(x);
+    free(x);
     return fails == 0;
 }
 
-/* The same sort on one GPU (R's device, one rank: step 7's sort of the whole
- * input, nothing split or sent), timed as the G-rank runs are: the median
- * total in ms, or 0 when it does not fit (above 2^30 keys) or fails. So each
- * multi-GPU line says, measured in the same run, whether G GPUs paid for
- * themselves at this size. */
-static double one_gpu_ms(const ss_rank *R, const run_opts *ro, int64_t N, int dist, int with_values)
+/* The same sort on one GPU (at's device, one rank: the step's local sort of
+ * the whole input, nothing split or sent), timed as the G-rank runs are: the
+ * median total in ms, or 0 when it does not fit (above 2^30 keys) or fails.
+ * So each multi-GPU line says, measured in the same run, whether G GPUs paid
+ * for themselves at this size. */
+static double one_gpu_ms(const ss_place *at, const run_opts *ro, int64_t N, int dist, int with_values)
 {
     if (N > (1LL << 30))
         return 0;
     run_opts one = *ro;
-    one.gpus = 1, one.ranks = 0, one.chunks = 0, one.fine = 0;
-    const world alone = {.size = 1, .rank = 0, .local_rank = 0, .mpi = 0};
-    const ss_config c = config_of(&one, &alone, 1, N, with_values);
-    const int reps = ro->run.reps;
-    double *ms = (double *)lab_xmalloc(sizeof(double) * (size_t)reps);
-    ss_rank r;
-    memset(&r, 0, sizeof r);
-    r.device = R->device;
-    ss_plan plan;
-    ss_hash in;
+    one.gpus = 1, one.ranks = 0, one.chunks = 0;
+    const char *why;
+    const ss_config c = config_of(&one, 1, N, with_values, &why);
+    const ss_place alone = {.rank = 0, .device = at->device, .comm = NULL};
+    ss_run *run = why == NULL ? STEP->open(&c, &alone, 1, &why) : NULL;
+    double *ms = (double *)lab_xmalloc(sizeof(double) * (size_t)ro->run.reps);
     ss_times t;
-    int ok = ss_setup(&r, &c, NULL) == NULL;
-    for (int rep = -1; rep < reps && ok; rep++) { /* rep -1 warms up */
-        ok = sort_fresh(&r, 1, &c, dist, ro->run.seed + 1 + (uint64_t)(rep + 1), &plan, &in, &t, &alone) == NULL;
-        plan_free(&plan);
+    for (int rep = -1; rep < ro->run.reps && why == NULL; rep++) { /* rep -1 warms up */
+        STEP->fresh(run, dist, ro->run.seed + 1 + (uint64_t)(rep + 1));
+        why = STEP->sort(run, &t);
         if (rep >= 0)
             ms[rep] = t.total;
     }
-    ss_teardown(&r);
-    const double median = ok ? lab_timing_of(ms, reps).median_ms : 0;
+    if (run != NULL)
+        STEP->close(run);
+    const double median = why == NULL ? lab_timing_of(ms, ro->run.reps).median_ms : 0;
     free(ms);
     return median;
 }
 
 /* One (N, distribution, keys or pairs) on the process's ranks: the result line; 1 if it passed. */
-static int run_one(ss_rank *R, int nlocal, const run_opts *ro, int G, int64_t N, int dist, int with_values,
+static int run_one(const ss_place *at, int nlocal, const run_opts *ro, int G, int64_t N, int dist, int with_values,
                    const world *w)
 {
-    const ss_config c = config_of(ro, w, G, N, with_values);
-    for (int i = 0; i < nlocal; i++) {
-        const char *why = ss_setup(&R[i], &c, c.link == SS_LINK_COPIES && i > 0 ? &R[0] : NULL);
-        if (why != NULL) {
-            printf("  FAIL GPU %d: cannot set up: %s\n", R[i].rank, why);
-            world_leave(w, LAB_EXIT_FAIL);
-        }
+    const char *why;
+    const ss_config c = config_of(ro, G, N, with_values, &why);
+    ss_run *run = STEP->open(&c, at, nlocal, &why);
+    if (why != NULL) {
+        printf("  FAIL GPU %d: cannot set up: %s\n", at[0].rank, why);
+        world_leave(w, LAB_EXIT_FAIL);
     }
-    if (c.copy_engines)
-        ss_link_peers(R, nlocal);
     run_figures f;
-    const int pass = run_config(R, nlocal, ro, &c, dist, &f, w);
-    for (int i = 0; i < nlocal; i++)
-        ss_teardown(&R[i]);
+    memset(&f, 0, sizeof f);
+    const int pass = run_config(run, ro, &c, dist, &f, w);
+    STEP->close(run);
     const double one =
-        pass && G > 1 && c.link == SS_LINK_NCCL && w->rank == 0 ? one_gpu_ms(&R[0], ro, N, dist, with_values) : 0;
+        pass && G > 1 && c.link == SS_LINK_NCCL && w->rank == 0 ? one_gpu_ms(&at[0], ro, N, dist, with_values) : 0;
     world_barrier(w);
-    if (w->rank == 0) {
-        char params[640];
-        int at = snprintf(params, sizeof params,
-                          "%s=%d local=%s chunks=%d first=%.0f fine=%d dist=%s type=uint %s ms_splitters=%.4f"
-                          " ms_count=%.4f ms_scatter=%.4f ms_exchange=%.4f ms_sort=%.4f waited=%.4f bucket=%.4f"
-                          " peak=%.2f",
-                          c.link == SS_LINK_COPIES ? "ranks" : "gpus", G, STEP->locals[c.local], c.K,
-                          100 * c.first_weight, c.F, gen_dist_name(dist), with_values ? "pairs" : "keys", f.ph[0],
-                          f.ph[1], f.ph[2], f.ph[3], f.ph[4], f.ph[5], f.bucket, f.peak);
-        if (c.copy_engines)
-            at += snprintf(params + at, sizeof params - (size_t)at, " exchange=%s", c.direct_first ? "direct" : "copy");
-        if (!c.bin_splitters)
-            at += snprintf(params + at, sizeof params - (size_t)at, " splitters=sample");
-        if (one > 0)
-            snprintf(params + at, sizeof params - (size_t)at, " ms_one_gpu=%.4f", one);
-        /* the least a sort moves: read and write every key (and value) once */
-        const lab_result r = {.step = lab_step_name,
-                              .params = params,
-                              .n = N,
-                              .bytes = 2.0 * (with_values ? 2 : 1) * sizeof(unsigned int) * (double)N,
-                              .time = f.total,
-                              .pass = pass};
-        lab_print_result(&ro->run, &r);
-        if (one > 0 && one < f.total.median_ms && !ro->run.csv)
-            printf(
-                "  NOTE: one GPU sorts these %lld keys faster: %.3f ms against %.3f ms on %d (ms_one_gpu=, same run)\n",
-                (long long)N, one, f.total.median_ms, G);
-        if (!pass && !ro->run.csv)
-            lab_print_todo_hint();
-        fflush(stdout);
-    }
+    if (w->rank != 0)
+        return pass;
+    char params[640];
+    int n = snprintf(params, sizeof params,
+                     "%s=%d local=%s chunks=%d dist=%s type=uint %s ms_splitters=%.4f ms_count=%.4f"
+                     " ms_scatter=%.4f ms_exchange=%.4f ms_sort=%.4f waited=%.4f bucket=%.4f peak=%.2f%s",
+                     c.link == SS_LINK_COPIES ? "ranks" : "gpus", G, ss_local_names()[c.local], c.K,
+                     gen_dist_name(dist), with_values ? "pairs" : "keys", f.ph[0], f.ph[1], f.ph[2], f.ph[3], f.ph[4],
+                     f.ph[5], f.shape.bucket, f.shape.peak, f.policy);
+    if (one > 0)
+        snprintf(params + n, sizeof params - (size_t)n, " ms_one_gpu=%.4f", one);
+    /* the least a sort moves: read and write every key (and value) once */
+    const lab_result r = {.step = lab_step_name,
+                          .params = params,
+                          .n = N,
+                          .bytes = 2.0 * (with_values ? 2 : 1) * sizeof(unsigned int) * (double)N,
+                          .time = f.total,
+                          .pass = pass};
+    lab_print_result(&ro->run, &r);
+    if (one > 0 && one < f.total.median_ms && !ro->run.csv)
+        printf("  NOTE: one GPU sorts these %lld keys faster: %.3f ms against %.3f ms on %d (ms_one_gpu=, same run)\n",
+               (long long)N, one, f.total.median_ms, G);
+    if (!pass && !ro->run.csv)
+        lab_print_todo_hint();
+    fflush(stdout);
     return pass;
 }
 
 /* ---- the ranks: devices and communicators --------------------------------------------- */
 
-static void init_comms(ss_rank *R, int nlocal, int G, const world *w)
+static void init_comms(ss_place *at, int nlocal, int G, const world *w)
 {
     ncclComm_t *comms = (ncclComm_t *)lab_xmalloc(sizeof(ncclComm_t) * (size_t)nlocal);
     int *devs = (int *)lab_xmalloc(sizeof(int) * (size_t)nlocal);
     for (int i = 0; i < nlocal; i++)
-        devs[i] = R[i].device;
+        devs[i] = at[i].device;
     if (!w->mpi) {
         NCCL_CHECK(ncclCommInitAll(comms, nlocal, devs));
     } else { /* rank 0's id to every process; each process's ranks join in one group */
@@ -439,22 +301,22 @@ static void init_comms(ss_rank *R, int nlocal, int G, const world *w)
         NCCL_CHECK(ncclGroupStart());
         for (int i = 0; i < nlocal; i++) {
             CUDA_CHECK(cudaSetDevice(devs[i]));
-            NCCL_CHECK(ncclCommInitRank(&comms[i], G, id, R[i].rank));
+            NCCL_CHECK(ncclCommInitRank(&comms[i], G, id, at[i].rank));
         }
         NCCL_CHECK(ncclGroupEnd());
 #endif
     }
     (void)G;
     for (int i = 0; i < nlocal; i++)
-        R[i].comm = comms[i];
+        at[i].comm = comms[i];
     free(comms), free(devs);
 }
 
-static void print_header(const ss_rank *R, int G, int nlocal, const run_opts *ro, const world *w)
+static void print_header(const ss_place *at, int G, int nlocal, const run_opts *ro, const world *w)
 {
     struct cudaDeviceProp prop;
     int nccl_version = 0;
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, R[0].device));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, at[0].device));
     NCCL_CHECK(ncclGetVersion(&nccl_version));
     const char *how = ro->ranks > 0 ? "ranks on one GPU: device copies"
                       : w->mpi      ? "MPI"
@@ -484,22 +346,22 @@ int main(int argc, char **argv)
                 nlocal, ndev, ndev == 1 ? " is" : "s are", nlocal, nlocal);
         world_leave(&w, LAB_EXIT_USAGE);
     }
-    ss_rank *R = (ss_rank *)calloc((size_t)nlocal, sizeof(ss_rank));
-    if (R == NULL)
+    ss_place *at = (ss_place *)calloc((size_t)nlocal, sizeof(ss_place));
+    if (at == NULL)
         world_leave(&w, LAB_EXIT_USAGE);
     for (int i = 0; i < nlocal; i++) /* --ranks: every rank on GPU 0 */
-        R[i].rank = w.rank * nlocal + i, R[i].device = ro.ranks > 0 ? 0 : (w.local_rank * nlocal + i) % ndev;
+        at[i].rank = w.rank * nlocal + i, at[i].device = ro.ranks > 0 ? 0 : (w.local_rank * nlocal + i) % ndev;
     if (ro.ranks == 0)
-        init_comms(R, nlocal, G, &w);
+        init_comms(at, nlocal, G, &w);
     if (w.rank == 0 && !ro.run.csv)
-        print_header(R, G, nlocal, &ro, &w);
+        print_header(at, G, nlocal, &ro, &w);
     int failed = 0;
     for (int s = 0; s < ro.run.nsizes; s++)
         for (int d = 0; d < ro.ndists; d++)
-            failed += !run_one(R, nlocal, &ro, G, ro.run.sizes[s], ro.dists[d], !ro.keys_only, &w);
+            failed += !run_one(at, nlocal, &ro, G, ro.run.sizes[s], ro.dists[d], !ro.keys_only, &w);
     for (int i = 0; i < nlocal && ro.ranks == 0; i++)
-        NCCL_CHECK(ncclCommDestroy(R[i].comm));
-    free(R);
+        NCCL_CHECK(ncclCommDestroy(at[i].comm));
+    free(at);
     world_leave(&w, failed == 0 ? LAB_EXIT_PASS : LAB_EXIT_FAIL);
     return 0;
 }

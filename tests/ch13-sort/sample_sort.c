@@ -1,21 +1,22 @@
-/* sample_sort.c - the suite of chapter 13's multi-GPU sample sort (kernel
- * file sample_sort.cu, step 9); the plan's and the exchange's own tests on
- * the CPU are in tests/ch13-sort/step9-sample-sort.c.
- * CPU tests (CI, no GPU): the step's descriptor complete and its defaults
- * accepted, bad configurations refused, the buffers' sizes, the inputs'
- * shapes, and ./run refusing bad options with exit 2 before it looks for a
- * GPU. GPU tests, on the one GPU every student has: the step's phases driven
- * here for 1 to 8 ranks sharing GPU 0 (as `./run --ranks G` drives them: the
- * exchange by device copies), so every phase and every TODO runs, the
- * exchange included: every distribution, sizes 0 to 2^24 + 3, keys and
- * pairs, 1 to 5 chunks, 1 to 64 sub-buckets, both local sorts; each sort
- * checked by the step's checks that scale and element by element against the
- * CPU (values are input positions: stability is checked). Then ./run itself:
- * `--ranks G`, `--gpus 1`, `mpirun -np 1`, and on a machine with several GPUs
- * `--gpus G` (the copy engines, and `--exchange nccl`: NCCL's kernels) and
- * `mpirun -np G` over all of them (each skipped with its reason
- * where ./run was not built beside this suite, or mpirun, MPI or a second GPU
- * is missing). */
+/* sample_sort.c - the suite of chapter 13's sort across GPUs (kernel file
+ * sample_sort.cu: steps 9 and 10), through the step's descriptor alone
+ * (common/ch13-sort/sample_sort.h); the plan's own tests on the CPU are in
+ * tests/ch13-sort/step9-sample-sort.c, step 10's ideas' in
+ * step10-sample-sort-tuned.c.
+ * CPU tests (CI, no GPU): the descriptor complete and its defaults accepted,
+ * bad configurations refused, the inputs' shapes, and ./run refusing bad
+ * options with exit 2 before it looks for a GPU. GPU tests, on the one GPU
+ * every student has: the step's sort for 1 to 8 ranks sharing GPU 0 (as
+ * `./run --ranks G` drives them: the exchange by device copies), so every
+ * phase and every TODO runs, the exchange included: every distribution,
+ * sizes 0 to 2^24 + 3, keys and pairs, 1 to 5 chunks, both local sorts, and
+ * for a step that takes them every choice of its policy; each sort checked
+ * by the checks that scale and element by element against the CPU (values
+ * are input positions: stability is checked). Then ./run itself: `--ranks
+ * G`, `--gpus 1`, `mpirun -np 1`, and on a machine with several GPUs `--gpus
+ * G` and `mpirun -np G` over all of them (each skipped with its reason where
+ * ./run was not built beside this suite, or mpirun, MPI or a second GPU is
+ * missing), a lost message and a stalled peer stopped, not hung. */
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -27,87 +28,66 @@
 
 #define STEP (&sample_sort_step_info)
 
-/* ---- CPU tests ------------------------------------------------------------- */
-
+/* The step's configuration of G ranks on one GPU (one rank: over NCCL, as ./run --gpus 1). */
 static ss_config config(int G, int64_t N, int K, int with_values, ss_local local)
 {
     ss_config c = STEP->defaults;
     c.G = G, c.N = N, c.K = K, c.with_values = with_values, c.local = local;
-    c.F = ss_fine_for(local, G, K, 0);
-    c.first_weight = ss_default_first(STEP, G, with_values); /* as ./run's config_of */
+    c.link = G > 1 ? SS_LINK_COPIES : SS_LINK_NCCL;
+    c.asked = (ss_asked){.splitters = "auto", .split = "auto", .exchange = "auto", .first = 0};
     return c;
 }
+
+/* ---- CPU tests ------------------------------------------------------------- */
 
 Test(sample_sort_step, the_descriptor_is_complete_and_its_defaults_accepted)
 {
     const ss_step *s = STEP;
-    for (int d = 0; d < GEN_COUNT; d++)
-        cr_assert(lab_name_in(gen_dist_name(d), s->dists), "--dist takes %s", gen_dist_name(d));
-    cr_assert(lab_name_in("all", s->dists), "--dist all runs every distribution");
-    cr_assert(lab_name_index("onesweep", s->locals) == SS_LOCAL_ONESWEEP &&
-                  lab_name_index("cub", s->locals) == SS_LOCAL_CUB,
-              "--local onesweep or cub, in ss_local's order");
+    cr_assert(s->configure && s->open && s->fresh && s->sort && s->check && s->close, "every way of the step is set");
     cr_assert(s->lab.about != NULL && strstr(s->lab.about, "--ranks") != NULL, "the --help paragraph names --ranks");
     cr_assert(s->lab.default_n > 0 && s->lab.default_n <= s->lab.max_n, "the default size within -n's limit");
     cr_assert_eq(s->reference_max_n, 1LL << 28, "the CPU reference up to 2^28 keys (issue 14)");
     cr_assert(s->lab.max_n >= 1LL << 33, "-n takes 2^33 keys (32 GiB, two H200s)");
+    cr_assert(s->takes == 0 || s->describe != NULL, "a step with a policy prints it on the result line");
     for (int G = 1; G <= 64; G *= 2)
         for (int pairs = 0; pairs < 2; pairs++) {
-            const ss_config c = config(G, s->lab.default_n, plan_default_chunks(G), pairs, SS_LOCAL_ONESWEEP);
-            const char *why = ss_config_check(&c);
+            ss_config c = config(G, s->lab.default_n, 0, pairs, SS_LOCAL_AUTO);
+            const char *why = s->configure(&c);
             cr_assert_null(why, "the defaults on %d GPUs (%s) must be accepted: %s", G, pairs ? "pairs" : "keys", why);
+            cr_assert(c.K >= 1 && c.local != SS_LOCAL_AUTO, "G=%d: configure fills in the chunks and the local sort",
+                      G);
+            cr_assert_eq(c.local, pairs ? SS_LOCAL_CUB : SS_LOCAL_ONESWEEP,
+                         "auto: step 7's sort for keys, CUB's for pairs (G=%d)", G);
         }
+    ss_config big = config(2, 1LL << 32, 0, 0, SS_LOCAL_AUTO);
+    cr_assert_null(s->configure(&big));
+    cr_assert_eq(big.local, SS_LOCAL_CUB, "2^32 keys on two GPUs: a buffer past step 7's 2^31 - 1 keys takes CUB's");
 }
 
 Test(sample_sort_step, bad_configurations_are_refused_without_a_gpu)
 {
     static const struct {
-        int G, K, F, S;
-        double first_weight, slack;
+        int G, K, S;
+        double slack;
         const char *what;
-    } bad[] = {
-        {.G = 1, .K = 0, .F = 1, .S = 8192, .first_weight = 0.5, .slack = 0.1, .what = "no chunks"},
-        {.G = 2, .K = 600, .F = 1, .S = 8192, .first_weight = 0.5, .slack = 0.1, .what = "ranks x chunks above 1024"},
-        {.G = 0, .K = 1, .F = 1, .S = 8192, .first_weight = 0.5, .slack = 0.1, .what = "no rank"},
-        {.G = 2, .K = 4, .F = 0, .S = 8192, .first_weight = 0.5, .slack = 0.1, .what = "no sub-bucket"},
-        {.G = 4, .K = 4, .F = 128, .S = 8192, .first_weight = 0.5, .slack = 0.1, .what = "sub-buckets above 64"},
-        {.G = 2, .K = 4, .F = 1, .S = 0, .first_weight = 0.5, .slack = 0.1, .what = "an empty sample"},
-        {.G = 2, .K = 4, .F = 1, .S = 1 << 17, .first_weight = 0.5, .slack = 0.1, .what = "a sample above 65536"},
-        {.G = 2, .K = 4, .F = 1, .S = 8192, .first_weight = 0.0, .slack = 0.1, .what = "a first chunk of weight 0"},
-        {.G = 2, .K = 4, .F = 1, .S = 8192, .first_weight = 0.5, .slack = -0.1, .what = "negative slack"},
-        {.G = 2, .K = 4, .F = 1, .S = 8192, .first_weight = 0.5, .slack = 1.5, .what = "slack above 1"}};
+    } bad[] = {{.G = 2, .K = 600, .S = 8192, .slack = 0.1, .what = "ranks x chunks above 1024"},
+               {.G = 0, .K = 1, .S = 8192, .slack = 0.1, .what = "no rank"},
+               {.G = 2, .K = 4, .S = 0, .slack = 0.1, .what = "an empty sample"},
+               {.G = 2, .K = 4, .S = 1 << 17, .slack = 0.1, .what = "a sample above 65536"},
+               {.G = 2, .K = 4, .S = 8192, .slack = -0.1, .what = "negative slack"},
+               {.G = 2, .K = 4, .S = 8192, .slack = 1.5, .what = "slack above 1"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ss_config c = config(bad[i].G, 1000, bad[i].K, 1, SS_LOCAL_CUB);
-        c.F = bad[i].F, c.S = bad[i].S, c.first_weight = bad[i].first_weight, c.slack = bad[i].slack;
-        cr_assert_not_null(ss_config_check(&c), "%s must be refused", bad[i].what);
+        c.S = bad[i].S, c.slack = bad[i].slack;
+        cr_assert_not_null(STEP->configure(&c), "%s must be refused", bad[i].what);
     }
     ss_config c = config(1, -1, 1, 1, SS_LOCAL_CUB);
-    cr_assert_not_null(ss_config_check(&c), "a negative N must be refused");
-    c = config(2, 1000, 4, 1, SS_LOCAL_CUB);
-    c.F = 4;
-    cr_assert_not_null(ss_config_check(&c), "--local cub sorts chunks whole: one sub-bucket a chunk");
-}
-
-Test(sample_sort_step, buffers_hold_a_share_with_slack)
-{
-    static const int64_t sizes[] = {0, 1, 1000, (1 << 20) + 3, 1LL << 30, (1LL << 33) + 5};
-    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
-        for (int G = 1; G <= 64; G *= 4)
-            for (int K = 1; K <= 8; K += 3) {
-                const ss_config c = config(G, sizes[z], K, 1, SS_LOCAL_CUB);
-                for (int r = 0; r < G; r++) {
-                    const int64_t n = plan_share_start(c.N, G, r + 1) - plan_share_start(c.N, G, r);
-                    const int64_t cap = ss_capacity(&c, r);
-                    if (G == 1 && K == 1) /* one rank's one chunk is its share: no slack to pay for */
-                        cr_assert(cap == n, "N=%lld G=1: room for exactly its %lld keys, not %lld", (long long)c.N,
-                                  (long long)n, (long long)cap);
-                    else
-                        cr_assert(cap >= n && cap >= (int64_t)(1.1 * (double)c.N / G),
-                                  "N=%lld G=%d rank %d: room for %lld keys", (long long)c.N, G, r, (long long)cap);
-                    cr_assert(cap <= (int64_t)(1.1 * (double)c.N / G) + 2, "N=%lld G=%d: at most (1 + slack) N/G keys",
-                              (long long)c.N, G);
-                }
-            }
+    cr_assert_not_null(STEP->configure(&c), "a negative N must be refused");
+    c = config(2, 1LL << 32, 2, 0, SS_LOCAL_ONESWEEP);
+    cr_assert_not_null(STEP->configure(&c), "step 7's sort of a buffer above 2^31 - 1 keys must be refused");
+    c = config(2, 1000, 0, 0, SS_LOCAL_AUTO);
+    c.timeout_s = -1;
+    cr_assert_not_null(STEP->configure(&c), "a negative watchdog limit must be refused");
 }
 
 Test(sample_sort_inputs, distributions_have_their_shape)
@@ -151,36 +131,33 @@ Test(sample_sort_inputs, distributions_have_their_shape)
 
 /* ---- ./run, beside this suite in build/<step>/ --------------------------------- */
 
-/* (lab_test_need_run, lab_test_run_path and lab_test_command, tests/lab_test.c, find it and run it.) */
-
 Test(sample_sort_run, bad_options_are_exit_2_before_the_gpu_is_looked_for)
 {
     const char *run = lab_test_need_run();
-    static const char *const bad[] = {"--chunks 0",
-                                      "--chunks",
-                                      "--chunks 1025",
-                                      "--gpus 0",
-                                      "--dist nope",
-                                      "--local quick",
-                                      "--block 256",
-                                      "-n 2^41",
-                                      "--gpus 2 --chunks 600 -n 1000",
-                                      "--tile 1024",
-                                      "--ranks 0",
-                                      "--ranks 65",
-                                      "--ranks 2 --gpus 2",
-                                      "--fine 0",
-                                      "--fine 65",
-                                      "--local cub --fine 4",
-                                      "--timeout 0",
-                                      "--exchange ce",
-                                      "--exchange",
-                                      "--gpus abc"};
+    static const char *const bad[] = {"--chunks 0",    "--chunks",
+                                      "--chunks 1025", "--gpus 0",
+                                      "--dist nope",   "--local quick",
+                                      "--block 256",   "-n 2^41",
+                                      "--tile 1024",   "--ranks 0",
+                                      "--ranks 65",    "--ranks 2 --gpus 2",
+                                      "--timeout 0",   "--exchange ce",
+                                      "--exchange",    "--gpus abc",
+                                      "--fine 4",      "--splitters median",
+                                      "--split hash",  "--first 0",
+                                      "--first 101",   "--gpus 2 --chunks 600 -n 1000"};
     char cmd[4600], out[4096];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(cmd, sizeof cmd, "CUDA_VISIBLE_DEVICES= %s %s 2>&1", run, bad[i]);
         const int rc = lab_test_command(cmd, out, sizeof out);
         cr_assert_eq(rc, LAB_EXIT_USAGE, "./run %s: exit %d, expected 2 (a bad option), said: %s", bad[i], rc, out);
+    }
+    static const char *const ideas[] = {"--splitters sample", "--split table", "--exchange copy", "--first 30"};
+    for (size_t i = 0; i < sizeof ideas / sizeof ideas[0]; i++) { /* step 10's options: only a step that takes them */
+        snprintf(cmd, sizeof cmd, "CUDA_VISIBLE_DEVICES= %s %s -n 1000 2>&1", run, ideas[i]);
+        const int rc = lab_test_command(cmd, out, sizeof out), taken = STEP->takes != 0;
+        cr_assert(taken ? rc == LAB_EXIT_NOGPU : rc == LAB_EXIT_USAGE,
+                  "./run %s on a step that %s it: exit %d, said: %s", ideas[i], taken ? "takes" : "does not take", rc,
+                  out);
     }
 }
 
@@ -198,56 +175,49 @@ static ncclComm_t gpu0_comm(void)
 }
 
 typedef struct {
-    int G, K, F, with_values, dist;
-    int sample; /* the sample's splitters and the count pass even where the bins split evenly */
+    int G, K, with_values, dist;
     int64_t N;
-    double first_weight;
     ss_local local;
     uint64_t seed;
+    const char *splitters, *split, *exchange; /* the policy's choices, where the step takes them (NULL: auto) */
+    int first;
 } sort_case;
 
-/* G ranks on GPU 0, as ./run --ranks G (or --gpus 1) drives them: sort a fresh
- * input and run every check (the ones that scale, and the CPU reference). */
+/* G ranks on GPU 0, as ./run --ranks G (or --gpus 1) drives them: sort a
+ * fresh input and run every check (the ones that scale, and the CPU's). */
 static void sort_and_check(sort_case k)
 {
     ss_config c = config(k.G, k.N, k.K, k.with_values, k.local);
-    c.first_weight = k.first_weight;
-    c.F = k.F > 0 ? k.F : c.F;
-    c.link = k.G > 1 ? SS_LINK_COPIES : SS_LINK_NCCL;
-    c.bin_splitters = !k.sample;
-    char name[240];
-    snprintf(name, sizeof name,
-             "ranks=%d N=%lld dist=%s %s chunks=%d fine=%d first-weight=%.2f local=%s splitters=%s seed=%llu", k.G,
-             (long long)k.N, gen_dist_name(k.dist), k.with_values ? "pairs" : "keys", c.K, c.F, k.first_weight,
-             STEP->locals[k.local], k.sample ? "sample" : "auto", (unsigned long long)k.seed);
-    const char *why = ss_config_check(&c);
+    c.asked = (ss_asked){.splitters = k.splitters ? k.splitters : "auto",
+                         .split = k.split ? k.split : "auto",
+                         .exchange = k.exchange ? k.exchange : "auto",
+                         .first = k.first};
+    char name[320], policy[200] = "";
+    int at = snprintf(name, sizeof name, "ranks=%d N=%lld dist=%s %s chunks=%d local=%s seed=%llu", k.G, (long long)k.N,
+                      gen_dist_name(k.dist), k.with_values ? "pairs" : "keys", k.K, ss_local_names()[k.local],
+                      (unsigned long long)k.seed);
+    if (STEP->takes != 0)
+        snprintf(name + at, sizeof name - (size_t)at, " asked: splitters=%s split=%s exchange=%s first=%d",
+                 c.asked.splitters, c.asked.split, c.asked.exchange, k.first);
+    const char *why = STEP->configure(&c);
     cr_assert_null(why, "%s: refused: %s", name, why);
-    ss_rank *R = (ss_rank *)calloc((size_t)k.G, sizeof(ss_rank));
-    ss_hash *in = (ss_hash *)calloc((size_t)k.G, sizeof(ss_hash));
-    for (int i = 0; i < k.G; i++) {
-        R[i].rank = i, R[i].device = 0, R[i].comm = k.G == 1 ? gpu0_comm() : NULL;
-        why = ss_setup(&R[i], &c, i > 0 ? &R[0] : NULL);
-        cr_assert_null(why, "%s: setup: %s", name, why);
-    }
-    ss_plan plan;
-    cr_assert_null(plan_init(&plan, k.N, k.G, c.K, c.F, c.S, c.first_weight));
-    for (int i = 0; i < k.G; i++) {
-        ss_generate(&R[i], &c, k.dist, k.seed);
-        in[i] = ss_hash_input(&R[i], &c);
-    }
-    ss_times t;
-    why = ss_sort(R, k.G, &c, &plan, &t);
-    cr_assert_null(why, "%s: %s%s", name, why, lab_todo_note());
-    const int fails = ss_check(R, k.G, &c, &plan, in) + ss_check_reference(R, k.G, &c, &plan, k.dist, k.seed, 0);
-    cr_assert_eq(fails, 0, "%s: %d checks failed (the lines above say which)%s", name, fails, lab_todo_note());
-    int64_t held = 0;
+    ss_place *place = (ss_place *)calloc((size_t)k.G, sizeof(ss_place));
     for (int i = 0; i < k.G; i++)
-        held += R[i].run_n;
-    cr_assert_eq(held, k.N, "%s: the ranks hold %lld keys", name, (long long)held);
-    plan_free(&plan);
-    for (int i = k.G - 1; i >= 0; i--) /* rank 0 owns the shared streams: last */
-        ss_teardown(&R[i]);
-    free(R), free(in);
+        place[i] = (ss_place){.rank = i, .device = 0, .comm = k.G == 1 ? gpu0_comm() : NULL};
+    ss_run *run = STEP->open(&c, place, k.G, &why);
+    cr_assert_null(why, "%s: setup: %s", name, why);
+    STEP->fresh(run, k.dist, k.seed);
+    ss_times t;
+    why = STEP->sort(run, &t);
+    if (STEP->describe != NULL)
+        STEP->describe(run, policy, sizeof policy);
+    cr_assert_null(why, "%s (ran:%s): %s%s", name, policy, why, lab_todo_note());
+    ss_shape shape;
+    const int fails = STEP->check(run, k.dist, k.seed, 1, 0, &shape);
+    cr_assert_eq(fails, 0, "%s (ran:%s): %d checks failed (the lines above say which)%s", name, policy, fails,
+                 lab_todo_note());
+    STEP->close(run);
+    free(place);
 }
 
 GPU_TEST(sample_sort_gpu, ranks_on_one_gpu_every_distribution_and_size)
@@ -262,26 +232,23 @@ GPU_TEST(sample_sort_gpu, ranks_on_one_gpu_every_distribution_and_size)
                                            .with_values = pairs,
                                            .dist = dist,
                                            .N = sizes[z],
-                                           .first_weight = 0.5,
                                            .local = SS_LOCAL_ONESWEEP,
-                                           .seed = lab_test_seeds[(dist + z) % LAB_TEST_NSEEDS]});
+                                           .seed = lab_test_seed(dist + z)});
 }
 
-GPU_TEST(sample_sort_gpu, ranks_chunks_and_sub_buckets_in_turn)
+GPU_TEST(sample_sort_gpu, ranks_and_chunks_in_turn)
 {
-    static const int ks[] = {1, 3, 5}, fines[] = {1, 7, 0}; /* 0: as many as the plan allows */
-    static const double weights[] = {0.5, 1.0, 0.25};
+    static const int ks[] = {1, 3, 5};
     for (int k = 0; k < 3; k++)
         for (int dist = 0; dist < GEN_COUNT; dist++)
             sort_and_check((sort_case){.G = 2 + (k + dist) % 3,
                                        .K = ks[k],
-                                       .F = k == 2 && dist % 2 ? 4 : fines[k],
                                        .with_values = (k + dist) % 2,
                                        .dist = dist,
                                        .N = (1 << 20) + 77 * dist,
-                                       .first_weight = weights[k],
                                        .local = SS_LOCAL_ONESWEEP,
-                                       .seed = lab_test_seeds[(k + dist) % LAB_TEST_NSEEDS]});
+                                       .seed = lab_test_seed(k + dist),
+                                       .first = 25 + 25 * k});
 }
 
 GPU_TEST(sample_sort_gpu, cub_local_sort_and_one_rank)
@@ -292,25 +259,23 @@ GPU_TEST(sample_sort_gpu, cub_local_sort_and_one_rank)
                                    .with_values = dist % 2,
                                    .dist = dist,
                                    .N = 3 << 19,
-                                   .first_weight = 0.5,
                                    .local = SS_LOCAL_CUB,
-                                   .seed = lab_test_seeds[dist % LAB_TEST_NSEEDS]});
+                                   .seed = lab_test_seed(dist)});
         sort_and_check((sort_case){.G = 1,
                                    .K = 1 + 3 * (dist % 2),
                                    .with_values = 1 - dist % 2,
                                    .dist = dist,
                                    .N = (1 << 20) + 5,
-                                   .first_weight = 0.5,
                                    .local = dist < 3 ? SS_LOCAL_ONESWEEP : SS_LOCAL_CUB,
-                                   .seed = lab_test_seeds[dist % LAB_TEST_NSEEDS]});
+                                   .seed = lab_test_seed(dist)});
     }
 }
 
-/* Up to 8 buckets and one sub-bucket each (two and four GPUs' default):
- * counted and split in registers (count_few, split_few: 3 splitters held up
- * to 4 buckets, 7 up to 8), not by the tables above; tiles cut short at the
- * block's end and the share's, and ties on the splitters. */
-GPU_TEST(sample_sort_gpu, few_buckets_split_in_registers)
+/* Up to 8 buckets (two and four GPUs' default): step 10 counts and splits them
+ * in registers (3 splitters held up to 4 buckets, 7 up to 8), step 9 in its
+ * tables; tiles cut short at a block's end and the share's, ties on the
+ * splitters, the splitters from bins and from the sample. */
+GPU_TEST(sample_sort_gpu, few_buckets)
 {
     static const int ranks[] = {2, 3, 4, 2, 4, 5}, chunks[] = {2, 1, 1, 3, 2, 1}; /* 4, 3, 4, 6, 8, 5 buckets */
     for (int dist = 0; dist < GEN_COUNT; dist++)
@@ -318,12 +283,12 @@ GPU_TEST(sample_sort_gpu, few_buckets_split_in_registers)
             sort_and_check((sort_case){.G = ranks[(dist + 3 * pairs) % 6],
                                        .K = chunks[(dist + 3 * pairs) % 6],
                                        .with_values = pairs,
-                                       .sample = pairs, /* the counts in registers too (count_few) */
+                                       .splitters = pairs ? "sample" : "auto", /* the count in registers too */
                                        .dist = dist,
                                        .N = (3 << 20) + 4096 * dist + 77 * pairs + 1,
-                                       .first_weight = 0.3 + 0.2 * pairs,
                                        .local = SS_LOCAL_CUB,
-                                       .seed = lab_test_seeds[(dist + pairs) % LAB_TEST_NSEEDS]});
+                                       .seed = lab_test_seed(dist + pairs),
+                                       .first = 30 + 20 * pairs});
 }
 
 GPU_TEST(sample_sort_gpu, ties_and_skew_at_2_pow_24_on_four_ranks)
@@ -331,13 +296,38 @@ GPU_TEST(sample_sort_gpu, ties_and_skew_at_2_pow_24_on_four_ranks)
     static const int dists[] = {GEN_EQUAL, GEN_FEW, GEN_ZIPF, GEN_UNIFORM};
     for (int d = 0; d < 4; d++)
         sort_and_check((sort_case){.G = 4,
-                                   .K = 4,
+                                   .K = 2 + 2 * (d % 2),
                                    .with_values = 1,
                                    .dist = dists[d],
                                    .N = (1 << 24) + 3,
-                                   .first_weight = 0.5,
                                    .local = SS_LOCAL_ONESWEEP,
-                                   .seed = lab_test_seeds[d % LAB_TEST_NSEEDS]});
+                                   .seed = lab_test_seed(d)});
+}
+
+/* Every choice of a step's policy (step 10's options), on two and four ranks:
+ * the splitters from the sample or bins, the split in tables or registers,
+ * the exchange by device copies, by a stream a piece, or round 0 direct. */
+GPU_TEST(sample_sort_gpu, every_choice_of_the_policy)
+{
+    if (STEP->takes == 0)
+        cr_skip_test("this step has no policy to choose (step 9 runs one path)");
+    static const char *const splitters[] = {"sample", "bins"}, *const splits[] = {"table", "held"};
+    static const char *const exchanges[] = {"link", "copy", "direct"};
+    int n = 0;
+    for (int w = 0; w < 2; w++)
+        for (int p = 0; p < 2; p++)
+            for (int e = 0; e < 3; e++, n++)
+                sort_and_check((sort_case){.G = 2 + 2 * (n % 2),
+                                           .K = 2,
+                                           .with_values = n % 3 == 0,
+                                           .dist = (n * 5) % GEN_COUNT,
+                                           .N = (1 << 21) + 4093 * n,
+                                           .local = SS_LOCAL_AUTO,
+                                           .seed = lab_test_seed(n),
+                                           .splitters = splitters[w],
+                                           .split = splits[p],
+                                           .exchange = exchanges[e],
+                                           .first = n % 2 ? 0 : 20});
 }
 
 /* ---- GPU tests: ./run in every launch form ------------------------------------------- */
@@ -359,14 +349,42 @@ GPU_TEST(sample_sort_run, ranks_on_one_gpu_every_distribution_keys_and_pairs)
     expect_run_passes("", "--gpus 1 -n 1000,2^20+3 --dist all --reps 1");
 }
 
-static int gpu_count(void);
-static const char *mpirun_for(int np, char *buf, size_t len, const char **skip);
+/* The GPUs this machine has (0 when it cannot say). */
+static int gpu_count(void)
+{
+    int n = 0;
+    return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+}
+
+/* The mpirun form's command line, or NULL (and why in *skip) when it cannot run here. */
+static const char *mpirun_for(int np, char *buf, size_t len, const char **skip)
+{
+    char out[256], cmd[4200];
+    *skip = NULL;
+    if (lab_test_run_path() == NULL)
+        *skip = "./run is not built beside this suite (make builds build/<step>/run with it)";
+    else if (lab_test_command("command -v mpirun >/dev/null 2>&1", out, sizeof out) != 0)
+        *skip = "mpirun is not on PATH: the MPI form (mpirun -np G ./run) was not run";
+    else {
+        snprintf(cmd, sizeof cmd, "nm %s 2>/dev/null | grep -q ' U MPI_Init'", lab_test_run_path());
+        if (lab_test_command(cmd, out, sizeof out) != 0)
+            *skip = "./run was built without MPI (no mpicc at build time): the MPI form was not run";
+    }
+    snprintf(buf, len, "mpirun --allow-run-as-root --oversubscribe --bind-to none -x NCCL_NVLS_ENABLE -np %d", np);
+    return *skip == NULL ? buf : NULL;
+}
+
+/* NCCL's own exchange (a step with a policy takes it by --exchange link). */
+static const char *over_nccl(void)
+{
+    return STEP->takes & SS_TAKES_EXCHANGE ? "--exchange link" : "";
+}
 
 /* A message that never arrives (rank 1 keeps its first round's sends back: LAB_SS_FAULT, a test's
- * fault) must not hang the run. In one process NCCL finds the unmatched receive inside its group
- * and fails at once; between processes a receive waits for what never comes, and the watchdog
- * aborts the communicators, says so in one line and exits 1, well before the outer timeout (exit
- * 124). */
+ * fault, common/ch13-sort/sample_watch.h) must not hang the run. In one process NCCL finds the
+ * unmatched receive inside its group and fails at once; between processes a receive waits for what
+ * never comes, and the watchdog aborts the communicators, says so in one line and exits 1, well
+ * before the outer timeout (exit 124). */
 GPU_TEST(sample_sort_run, a_lost_message_stops_the_run)
 {
     const char *run = lab_test_need_run();
@@ -374,7 +392,7 @@ GPU_TEST(sample_sort_run, a_lost_message_stops_the_run)
         cr_skip_test("one GPU here: NCCL's exchange, which can wait forever, needs two GPUs");
     char cmd[4800], out[8192], buf[256];
     const char *fault = "LAB_SS_FAULT=lose-send NCCL_NVLS_ENABLE=0 timeout 60";
-    snprintf(cmd, sizeof cmd, "%s %s --gpus 2 --exchange nccl -n 2^20 --reps 1 --timeout 2 2>&1", fault, run);
+    snprintf(cmd, sizeof cmd, "%s %s --gpus 2 %s -n 2^20 --reps 1 --timeout 2 2>&1", fault, run, over_nccl());
     int rc = lab_test_command(cmd, out, sizeof out);
     cr_assert(rc != 0 && rc != 124, "%s: exit %d, expected a failure that is not a hang; it said:\n%s", cmd, rc, out);
     const char *skip, *mpirun = mpirun_for(2, buf, sizeof buf, &skip);
@@ -389,9 +407,9 @@ GPU_TEST(sample_sort_run, a_lost_message_stops_the_run)
 }
 
 /* A peer that stops (rank 1's process halts before its second sort's first round: LAB_SS_FAULT=
- * stall, a test's fault) leaves rank 0's exchange waiting on the GPU with nothing for NCCL to
- * refuse: the watchdog must abort the communicators, say so in one line and exit 1, long before
- * the peer wakes (30 s) or the outer timeout (exit 124). */
+ * stall) leaves rank 0's exchange waiting on the GPU with nothing for NCCL to refuse: the watchdog
+ * must abort the communicators, say so in one line and exit 1, long before the peer wakes (30 s)
+ * or the outer timeout (exit 124). */
 GPU_TEST(sample_sort_run, a_stalled_peer_is_stopped_by_the_watchdog)
 {
     const char *run = lab_test_need_run();
@@ -413,24 +431,6 @@ GPU_TEST(sample_sort_run, a_stalled_peer_is_stopped_by_the_watchdog)
     cr_assert(took < 25, "%s: took %.0f s: the run waited for the stalled peer (30 s)", cmd, took);
 }
 
-/* The mpirun form's command line, or NULL (and why in *skip) when it cannot run here. */
-static const char *mpirun_for(int np, char *buf, size_t len, const char **skip)
-{
-    char out[256], cmd[4200];
-    *skip = NULL;
-    if (lab_test_run_path() == NULL)
-        *skip = "./run is not built beside this suite (make builds build/<step>/run with it)";
-    else if (lab_test_command("command -v mpirun >/dev/null 2>&1", out, sizeof out) != 0)
-        *skip = "mpirun is not on PATH: the MPI form (mpirun -np G ./run) was not run";
-    else {
-        snprintf(cmd, sizeof cmd, "nm %s 2>/dev/null | grep -q ' U MPI_Init'", lab_test_run_path());
-        if (lab_test_command(cmd, out, sizeof out) != 0)
-            *skip = "./run was built without MPI (no mpicc at build time): the MPI form was not run";
-    }
-    snprintf(buf, len, "mpirun --allow-run-as-root --oversubscribe --bind-to none -x NCCL_NVLS_ENABLE -np %d", np);
-    return *skip == NULL ? buf : NULL;
-}
-
 GPU_TEST(sample_sort_run, mpirun_np_1_every_distribution_keys_and_pairs)
 {
     char buf[256], out[8192], cmd[4600];
@@ -445,13 +445,7 @@ GPU_TEST(sample_sort_run, mpirun_np_1_every_distribution_keys_and_pairs)
               out);
 }
 
-/* The GPUs this machine has (0 when it cannot say). */
-static int gpu_count(void)
-{
-    int n = 0;
-    return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
-}
-
+/* --gpus G over every GPU here, and mpirun -np G; a step with a policy in each of its exchanges. */
 GPU_TEST(sample_sort_run, every_gpu_of_this_machine_in_both_launch_forms)
 {
     const int G = gpu_count();
@@ -460,12 +454,16 @@ GPU_TEST(sample_sort_run, every_gpu_of_this_machine_in_both_launch_forms)
     char args[256], buf[256];
     snprintf(args, sizeof args, "--gpus %d -n 0,1000,2^20+3,2^24 --dist all --reps 1", G);
     expect_run_passes("", args);
-    snprintf(args, sizeof args, "--gpus %d -n 2^22+1 --dist all --reps 1 --keys-only --fine 1", G);
+    snprintf(args, sizeof args, "--gpus %d -n 2^22+1 --dist all --reps 1 --keys-only", G);
     expect_run_passes("", args);
-    snprintf(args, sizeof args, "--gpus %d -n 1000,2^20+3 --dist all --reps 1 --exchange nccl --chunks 3", G);
-    expect_run_passes("", args); /* the keys by NCCL's kernels (the default: round 0 direct, then copy engines) */
-    snprintf(args, sizeof args, "--gpus %d -n 2^22+1 --dist all --reps 1 --exchange copy --splitters sample", G);
-    expect_run_passes("", args); /* round 0 by the copy engines too; the sample's splitters and the count pass */
+    snprintf(args, sizeof args, "--gpus %d -n 1000,2^20+3 --dist all --reps 1 --chunks 3 %s", G, over_nccl());
+    expect_run_passes("", args);
+    if (STEP->takes & SS_TAKES_EXCHANGE) { /* round 0 by the copy engines too; the sample and step 9's tables */
+        snprintf(args, sizeof args, "--gpus %d -n 2^22+1 --dist all --reps 1 --exchange copy --splitters sample", G);
+        expect_run_passes("", args);
+        snprintf(args, sizeof args, "--gpus %d -n 2^22+1 --dist all --reps 1 --split table --keys-only", G);
+        expect_run_passes("", args);
+    }
     const char *skip, *mpirun = mpirun_for(G, buf, sizeof buf, &skip);
     if (mpirun == NULL)
         cr_skip_test("--gpus %d passed; %s", G, skip);

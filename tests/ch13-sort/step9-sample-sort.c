@@ -1,19 +1,19 @@
 /* step9-sample-sort.c - step 9's own tests: the partition plan on the CPU
  * (plan.h) and the exchange's messages (exchange.c), for 1 to 64 simulated
  * ranks and every input distribution: the largest bucket stays within 1.05
- * N/G, the splitters rise, every key of a sub-bucket lies in its radix cut,
- * the counts, offsets and sort regions are consistent, the ranks agree on
- * every message (and a receive count taken from the wrong side is caught
- * before anything is sent), and the whole algorithm played on the CPU (the
- * scatter, the exchange by the messages, a stable sort of each segment)
- * gives exactly the stable global sort, pairs included. Seeds are fixed and
- * printed in every message. No GPU needed: CI runs them. */
+ * N/G, the splitters rise, the counts, offsets and sort regions are
+ * consistent, the ranks agree on every message (and a receive count taken
+ * from the wrong side is caught before anything is sent), and the whole
+ * algorithm played on the CPU (the scatter, the exchange by the messages, a
+ * stable sort of each chunk) gives exactly the stable global sort, pairs
+ * included. Seeds are fixed and printed in every message. No GPU needed: CI
+ * runs them. Step 10 runs them too: it uses step 9's plan and exchange. */
 #include <math.h>
 #include <string.h>
 
 #include "gen.h"
 #include "lab_test.h"
-#include "sample_sort.h"
+#include "rank.h"
 #include "sort_ref.h"
 
 #define FIRST_WEIGHT 0.5
@@ -21,7 +21,7 @@
 
 /* One simulated run: its inputs and what the plan made of them. */
 typedef struct {
-    int G, K, F, S, dist;
+    int G, K, S, dist;
     int64_t N;
     uint64_t seed;
     ss_plan p;
@@ -33,26 +33,20 @@ static int64_t share_start(const sim *s, int r)
     return plan_share_start(s->N, s->G, r);
 }
 
-/* The sub-bucket of the key at global position g: the cut, then the radix cut,
- * which must hold it (the key lies in its bucket's range). */
-static int sub_bucket_of(const sim *s, unsigned int key, int64_t g)
+/* The bucket of the key at global position g: the cut. */
+static int bucket_of(const sim *s, unsigned int key, int64_t g)
 {
-    const int b = plan_bucket_of(key, (uint64_t)g, s->p.split_key, s->p.split_pos, s->p.B - 1);
-    const int f = plan_fine_of(key, s->p.shift[b], s->p.fine_base[b]);
-    cr_assert(f >= 0 && f < s->p.F, "%s: key %u (position %lld) in bucket %d falls in sub-bucket %d of %d (shift %u)%s",
-              s->name, key, (long long)g, b, f, s->p.F, s->p.shift[b], lab_todo_note());
-    return b * s->p.F + f;
+    return plan_bucket_of(key, (uint64_t)g, s->p.split_key, s->p.split_pos, s->p.B - 1);
 }
 
 /* Every rank samples its share, the sample is "gathered", the splitters are
  * chosen, and every rank counts its keys per bucket (what the GPUs do). */
 static void plan_run(sim *s, int G, int64_t N, int dist, uint64_t seed, int K, int S)
 {
-    const int F = plan_default_fine(G, K);
-    s->G = G, s->N = N, s->dist = dist, s->seed = seed, s->K = K, s->F = F, s->S = S;
-    snprintf(s->name, sizeof s->name, "G=%d N=%lld dist=%s seed=%llu chunks=%d fine=%d sample=%d", G, (long long)N,
-             gen_dist_name(dist), (unsigned long long)seed, K, F, S);
-    const char *why = plan_init(&s->p, N, G, K, F, S, FIRST_WEIGHT);
+    s->G = G, s->N = N, s->dist = dist, s->seed = seed, s->K = K, s->S = S;
+    snprintf(s->name, sizeof s->name, "G=%d N=%lld dist=%s seed=%llu chunks=%d sample=%d", G, (long long)N,
+             gen_dist_name(dist), (unsigned long long)seed, K, S);
+    const char *why = plan_init(&s->p, N, G, K, S, FIRST_WEIGHT);
     cr_assert_null(why, "%s: plan_init: %s", s->name, why);
     unsigned int *gathered = (unsigned int *)lab_xmalloc(sizeof(unsigned int) * (size_t)G * S);
     int64_t *pos = (int64_t *)lab_xmalloc(sizeof(int64_t) * (size_t)S);
@@ -64,10 +58,10 @@ static void plan_run(sim *s, int G, int64_t N, int dist, uint64_t seed, int K, i
                 i < used ? gen_key(dist, seed, (uint64_t)(start + pos[i]), (uint64_t)N) : 0xDEADBEEFu;
     }
     plan_choose_splitters(&s->p, gathered);
-    uint64_t *counts = (uint64_t *)calloc((size_t)G * s->p.BF, sizeof(uint64_t));
+    uint64_t *counts = (uint64_t *)calloc((size_t)G * s->p.B, sizeof(uint64_t));
     for (int r = 0; r < G; r++)
         for (int64_t g = share_start(s, r); g < share_start(s, r + 1); g++)
-            counts[(size_t)r * s->p.BF + sub_bucket_of(s, gen_key(dist, seed, (uint64_t)g, (uint64_t)N), g)]++;
+            counts[(size_t)r * s->p.B + bucket_of(s, gen_key(dist, seed, (uint64_t)g, (uint64_t)N), g)]++;
     plan_set_counts(&s->p, counts);
     free(counts), free(gathered), free(pos);
 }
@@ -104,44 +98,29 @@ static void cover_range(const sim *s, unsigned char *cover, int64_t len, int64_t
     }
 }
 
-/* Rank r's layout: its regions disjoint and complete, its segments those of
- * its chunks, and each chunk's place in part free, every key in it sent, once
- * its wait round is done. */
+/* Rank r's layout: its regions disjoint and complete, and each chunk's place
+ * in part free, every key in it sent, once its wait round is done. */
 static void check_layout(const sim *s, const ss_layout *l, int r, int64_t cap)
 {
-    const int G = s->G, K = s->K, F = s->F, BF = s->p.BF;
+    const int G = s->G, K = s->K, B = s->p.B;
     cr_assert_eq(l->n, share_start(s, r + 1) - share_start(s, r), "%s: rank %d's share", s->name, r);
     unsigned char *cover = (unsigned char *)calloc((size_t)cap + 1, 1);
-    for (int x = 0; x < BF; x++)
-        cover_range(s, cover, cap, l->send_off[x], l->send_off[x] + (int64_t)s->p.counts[(size_t)r * BF + x],
-                    "a sub-bucket in part", r);
+    for (int b = 0; b < B; b++)
+        cover_range(s, cover, cap, l->send_off[b], l->send_off[b] + plan_bucket_count(&s->p, r, b), "a bucket in part",
+                    r);
     for (int64_t i = l->part_base; i < cap; i++)
-        cr_assert(cover[i], "%s: rank %d: part offset %lld belongs to no sub-bucket", s->name, r, (long long)i);
+        cr_assert(cover[i], "%s: rank %d: part offset %lld belongs to no bucket", s->name, r, (long long)i);
     memset(cover, 0, (size_t)cap + 1);
-    for (int j = 0; j < K; j++)
+    for (int j = 0; j < K; j++) {
+        cr_assert_eq(l->recv_off[j * G], l->sub_start[j], "%s: rank %d: chunk %d's first piece", s->name, r, j);
         for (int src = 0; src < G; src++) {
-            cr_assert_eq(l->recv_off[j * G + src], l->piece_off[(j * G + src) * F], "%s: rank %d: a piece's start",
-                         s->name, r);
-            for (int f = 0; f < F; f++) {
-                const int64_t at = l->piece_off[(j * G + src) * F + f];
-                cover_range(s, cover, cap, at,
-                            at + (int64_t)s->p.counts[(size_t)src * BF + (size_t)(r * K + j) * F + f],
-                            "a received sub-bucket", r);
-            }
+            const int64_t at = l->recv_off[j * G + src];
+            cover_range(s, cover, cap, at, at + plan_bucket_count(&s->p, src, r * K + j), "a received piece", r);
         }
+    }
     for (int64_t i = 0; i < l->sub_start[K]; i++)
         cr_assert(cover[i], "%s: rank %d: recv offset %lld receives nothing", s->name, r, (long long)i);
     cr_assert_eq(l->sub_start[K], plan_received(&s->p, r), "%s: rank %d's total", s->name, r);
-    for (int j = 0; j < K; j++) {
-        cr_assert_eq(l->seg_start[j * F], l->sub_start[j], "%s: rank %d: chunk %d's first segment", s->name, r, j);
-        for (int f = 0; f < F; f++) {
-            int64_t len = 0;
-            for (int src = 0; src < G; src++)
-                len += (int64_t)s->p.counts[(size_t)src * BF + (size_t)(r * K + j) * F + f];
-            cr_assert_eq(l->seg_start[j * F + f + 1] - l->seg_start[j * F + f], len,
-                         "%s: rank %d: segment %d of chunk %d", s->name, r, f, j);
-        }
-    }
     free(cover);
     for (int j = 0; j < K; j++) {
         const int w = l->wait_round[j];
@@ -185,31 +164,16 @@ static void exchange_by_messages(const sim *s, const ss_layout *L, unsigned int 
     free(m);
 }
 
-/* Each chunk's segments as the local sort makes them: segment f gathered from
- * its pieces (rank order) to its place in the run, then sorted stably; every
- * key in it agrees with the others on its bits above the chunk's shift. */
-static void sort_segments(const sim *s, const ss_layout *l, int d, const unsigned int *rk, const unsigned int *rv,
-                          unsigned int *out_k, unsigned int *out_v)
+/* Each chunk as its local sort leaves it: its pieces, in rank order where
+ * they arrived, sorted stably to its place in the rank's run. */
+static void sort_chunks(const sim *s, const ss_layout *l, const unsigned int *rk, const unsigned int *rv,
+                        unsigned int *out_k, unsigned int *out_v)
 {
-    const int G = s->G, K = s->K, F = s->F;
-    for (int j = 0; j < K; j++) {
-        const unsigned int shift = plan_chunk_bits(&s->p, d, j);
-        for (int f = 0; f < F; f++) {
-            int64_t at = l->seg_start[j * F + f];
-            for (int src = 0; src < G; src++) {
-                const int64_t from = l->piece_off[(j * G + src) * F + f];
-                const int64_t len = (int64_t)s->p.counts[(size_t)src * s->p.BF + (size_t)(d * K + j) * F + f];
-                memcpy(out_k + at, rk + from, sizeof(unsigned int) * (size_t)len);
-                memcpy(out_v + at, rv + from, sizeof(unsigned int) * (size_t)len);
-                at += len;
-            }
-            const int64_t lo = l->seg_start[j * F + f], len = at - lo;
-            for (int64_t i = lo + 1; i < at; i++)
-                cr_assert(((uint64_t)out_k[i] >> shift) == ((uint64_t)out_k[lo] >> shift),
-                          "%s: rank %d chunk %d segment %d: keys %u and %u differ above bit %u", s->name, d, j, f,
-                          out_k[lo], out_k[i], shift);
-            sort_ref(out_k + lo, out_v + lo, len);
-        }
+    for (int j = 0; j < s->K; j++) {
+        const int64_t lo = l->sub_start[j], len = l->sub_start[j + 1] - lo;
+        memcpy(out_k + lo, rk + lo, sizeof(unsigned int) * (size_t)len);
+        memcpy(out_v + lo, rv + lo, sizeof(unsigned int) * (size_t)len);
+        sort_ref(out_k + lo, out_v + lo, len);
     }
 }
 
@@ -225,17 +189,17 @@ static void check_pipeline(sim *s)
     ss_layout *L = (ss_layout *)lab_xmalloc(sizeof(ss_layout) * (size_t)G);
     unsigned int **buf = (unsigned int **)lab_xmalloc(sizeof(void *) * 4 * (size_t)G);
     unsigned int **pk = buf, **pv = buf + G, **rk = buf + 2 * G, **rv = buf + 3 * G;
-    for (int r = 0; r < G; r++) { /* the layout, then the scatter: in input order, so each sub-bucket keeps it */
+    for (int r = 0; r < G; r++) { /* the layout, then the scatter: in input order, so each bucket keeps it */
         const char *why = plan_layout(&s->p, r, cap, cap, &L[r]);
         cr_assert_null(why, "%s: plan_layout: %s", s->name, why);
         check_layout(s, &L[r], r, cap);
         for (int k = 0; k < 4; k++)
             buf[k * G + r] = (unsigned int *)lab_xmalloc(sizeof(unsigned int) * (size_t)(cap + 1));
-        int64_t *at = (int64_t *)lab_xmalloc(sizeof(int64_t) * (size_t)s->p.BF);
-        memcpy(at, L[r].send_off, sizeof(int64_t) * (size_t)s->p.BF);
+        int64_t *at = (int64_t *)lab_xmalloc(sizeof(int64_t) * (size_t)s->p.B);
+        memcpy(at, L[r].send_off, sizeof(int64_t) * (size_t)s->p.B);
         for (int64_t g = share_start(s, r); g < share_start(s, r + 1); g++) {
             const unsigned int k = gen_key(s->dist, s->seed, (uint64_t)g, (uint64_t)s->N);
-            const int x = sub_bucket_of(s, k, g);
+            const int x = bucket_of(s, k, g);
             pk[r][at[x]] = k, pv[r][at[x]] = gen_value((uint64_t)g);
             at[x]++;
         }
@@ -246,7 +210,7 @@ static void check_pipeline(sim *s)
     unsigned int *out_v = (unsigned int *)lab_xmalloc(sizeof(unsigned int) * (size_t)(s->N + 1));
     int64_t out = 0;
     for (int d = 0; d < G; d++) {
-        sort_segments(s, &L[d], d, rk[d], rv[d], out_k + out, out_v + out);
+        sort_chunks(s, &L[d], rk[d], rv[d], out_k + out, out_v + out);
         out += L[d].sub_start[s->K];
     }
     cr_assert_eq(out, s->N, "%s: %lld keys came out", s->name, (long long)out);
@@ -347,7 +311,7 @@ Test(plan, the_cut_matches_a_linear_count)
         unsigned int k = 1;
         uint64_t p = 0;
         for (int t = 0; t < ns; t++) { /* rising items with many equal keys */
-            x = plan_mix64(x);
+            x = gen_mix64(x);
             if (x % 3 == 0)
                 k += 1 + (unsigned int)(x >> 61), p = x >> 50; /* a larger key: any position */
             else
@@ -355,7 +319,7 @@ Test(plan, the_cut_matches_a_linear_count)
             sk[t] = k, sp[t] = p;
         }
         for (int q = 0; q < 200; q++) {
-            x = plan_mix64(x);
+            x = gen_mix64(x);
             const unsigned int key = 1 + (unsigned int)(x % (k + 2));
             const uint64_t pos = (x >> 20) % (p + 3);
             int want = 0;
@@ -367,61 +331,6 @@ Test(plan, the_cut_matches_a_linear_count)
                 key, (unsigned long long)pos, ns, trial, (unsigned long long)lab_test_seeds[0], want, lab_todo_note());
         }
     }
-}
-
-/* The bins' way (plan_bin_splitters): from every rank's exact keys per bin,
- * uniform and rising keys split on bin edges within 0.5 % of N/G of each
- * boundary, every key's bucket by the cut (plan_bucket_of) is the one its bin
- * lies in, and each rank's counts are exact; one key N times fills one bin:
- * refused, the sample decides (eight keys and the Zipf skew: either, checked
- * the same way when accepted). */
-Test(plan, bin_splitters_sit_on_bin_edges_and_count_exactly)
-{
-    static const int ranks[] = {1, 2, 3, 4, 8};
-    for (int dist = 0; dist < GEN_COUNT; dist++)
-        for (int q = 0; q < 5; q++) {
-            const int G = ranks[q], K = 2;
-            const int64_t N = (1 << 20) + 4097 * q + dist;
-            const uint64_t seed = lab_test_seeds[(dist + q) % LAB_TEST_NSEEDS];
-            char name[160];
-            snprintf(name, sizeof name, "G=%d N=%lld dist=%s seed=%llu chunks=%d", G, (long long)N, gen_dist_name(dist),
-                     (unsigned long long)seed, K);
-            ss_plan p;
-            cr_assert_null(plan_init(&p, N, G, K, 1, SAMPLE, FIRST_WEIGHT));
-            unsigned int *bins = (unsigned int *)calloc((size_t)G * PLAN_BINS, sizeof(unsigned int));
-            for (int r = 0; r < G; r++)
-                for (int64_t g = plan_share_start(N, G, r); g < plan_share_start(N, G, r + 1); g++)
-                    bins[(size_t)r * PLAN_BINS + plan_bin_of(gen_key(dist, seed, (uint64_t)g, (uint64_t)N))]++;
-            int first[PLAN_MAX_BUCKETS + 1];
-            const int even = plan_bin_splitters(&p, bins, 0.005, first);
-            const int spread = dist == GEN_UNIFORM || dist == GEN_SORTED || dist == GEN_REVERSE;
-            if (spread)
-                cr_assert(even, "%s: refused, but the keys spread over every bin", name);
-            if (dist == GEN_EQUAL)
-                cr_assert(!even, "%s: accepted, but every key is in one bin", name);
-            for (int r = 0; r < G && even; r++) {
-                int64_t got[PLAN_MAX_BUCKETS] = {0};
-                for (int64_t g = plan_share_start(N, G, r); g < plan_share_start(N, G, r + 1); g++) {
-                    const unsigned int key = gen_key(dist, seed, (uint64_t)g, (uint64_t)N), bin = plan_bin_of(key);
-                    const int b = plan_bucket_of(key, (uint64_t)g, p.split_key, p.split_pos, p.B - 1);
-                    cr_assert((int)bin >= first[b] && (int)bin < first[b + 1],
-                              "%s: key %u (bin %u) cut into bucket %d, whose bins are [%d, %d)", name, key, bin, b,
-                              first[b], first[b + 1]);
-                    got[b]++;
-                }
-                for (int b = 0; b < p.B; b++)
-                    cr_assert_eq((int64_t)p.counts[(size_t)r * p.BF + b], got[b],
-                                 "%s: rank %d's count of bucket %d is %llu, its keys there %lld", name, r, b,
-                                 (unsigned long long)p.counts[(size_t)r * p.BF + b], (long long)got[b]);
-            }
-            for (int d = 0; d < G && even; d++) {
-                const double want = (double)N / G, off = fabs((double)plan_received(&p, d) - want);
-                cr_assert(off <= 2 * 0.005 * want + 1, "%s: rank %d receives %lld keys, N/G = %.0f", name, d,
-                          (long long)plan_received(&p, d), want);
-            }
-            free(bins);
-            plan_free(&p);
-        }
 }
 
 Test(plan, sample_positions_one_per_stratum)
@@ -474,40 +383,42 @@ Test(plan, layout_refuses_a_bucket_larger_than_its_buffer)
 Test(plan, init_refuses_bad_parameters)
 {
     ss_plan p;
-    cr_assert_not_null(plan_init(&p, -1, 2, 4, 1, 1024, 0.5));
-    cr_assert_not_null(plan_init(&p, 10, 0, 4, 1, 1024, 0.5));
-    cr_assert_not_null(plan_init(&p, 10, 2000, 1, 1, 1024, 0.5));
-    cr_assert_not_null(plan_init(&p, 10, 512, 4, 1, 1024, 0.5));
-    cr_assert_not_null(plan_init(&p, 10, 2, 0, 1, 1024, 0.5));
-    cr_assert_not_null(plan_init(&p, 10, 2, 4, 0, 1024, 0.5), "no sub-buckets");
-    cr_assert_not_null(plan_init(&p, 10, 2, 4, 65, 1024, 0.5), "more than 64 sub-buckets a chunk");
-    cr_assert_not_null(plan_init(&p, 10, 8, 4, 64, 1024, 0.5), "more than 1024 sub-buckets in all");
-    cr_assert_not_null(plan_init(&p, 10, 2, 4, 1, 0, 0.5));
-    cr_assert_not_null(plan_init(&p, 10, 2, 4, 1, 1 << 20, 0.5));
-    cr_assert_not_null(plan_init(&p, 10, 2, 4, 1, 1024, 0.0));
-    cr_assert_null(plan_init(&p, 10, 1024, 1, 1, 1024, 1.0));
+    cr_assert_not_null(plan_init(&p, -1, 2, 4, 1024, 0.5));
+    cr_assert_not_null(plan_init(&p, 10, 0, 4, 1024, 0.5));
+    cr_assert_not_null(plan_init(&p, 10, 2000, 1, 1024, 0.5));
+    cr_assert_not_null(plan_init(&p, 10, 512, 4, 1024, 0.5), "more than 1024 buckets");
+    cr_assert_not_null(plan_init(&p, 10, 2, 0, 1024, 0.5));
+    cr_assert_not_null(plan_init(&p, 10, 2, 4, 0, 0.5));
+    cr_assert_not_null(plan_init(&p, 10, 2, 4, 1 << 20, 0.5));
+    cr_assert_not_null(plan_init(&p, 10, 2, 4, 1024, 0.0));
+    cr_assert_not_null(plan_init(&p, 10, 2, 4, 1024, 1.5));
+    cr_assert_null(plan_init(&p, 10, 1024, 1, 1024, 1.0));
     plan_free(&p);
     for (int G = 1; G <= PLAN_MAX_RANKS; G++) {
-        const int K = plan_default_chunks(G), F = plan_default_fine(G, K);
-        cr_assert(G * K <= PLAN_MAX_BUCKETS && K >= 1, "G=%d", G);
-        cr_assert(G * K * F <= PLAN_MAX_SUBS && F >= 1 && F <= PLAN_MAX_FINE, "G=%d: %d sub-buckets a chunk", G, F);
+        const int K = plan_default_chunks(G);
+        cr_assert(G * K <= PLAN_MAX_BUCKETS && K >= 1 && (G == 1 || K == 2 || G * (K + 1) > PLAN_MAX_BUCKETS),
+                  "G=%d: %d chunks", G, K);
     }
-    cr_assert_eq(plan_default_fine(2, 4), 64, "two ranks of four chunks: 64 sub-buckets a chunk");
 }
 
-Test(plan, uniform_chunks_of_two_ranks_sort_on_24_bits_or_fewer)
+Test(plan, buffers_hold_a_share_with_slack)
 {
-    /* the radix cut's point: 2 ranks x 4 chunks x 64 sub-buckets leave at most 24 bits to sort (three
-     * 8-bit passes where a whole key takes four) */
-    for (int t = 0; t < LAB_TEST_NSEEDS; t++) {
-        sim s;
-        plan_run(&s, 2, 1 << 20, GEN_UNIFORM, lab_test_seeds[t], 4, SAMPLE);
-        for (int d = 0; d < 2; d++)
-            for (int j = 0; j < 4; j++)
-                cr_assert(plan_chunk_bits(&s.p, d, j) <= 24, "%s: rank %d's chunk %d sorts on %u bits", s.name, d, j,
-                          plan_chunk_bits(&s.p, d, j));
-        plan_free(&s.p);
-    }
+    static const int64_t sizes[] = {0, 1, 1000, (1 << 20) + 3, 1LL << 30, (1LL << 33) + 5};
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+        for (int G = 1; G <= 64; G *= 4)
+            for (int K = 1; K <= 8; K += 3)
+                for (int r = 0; r < G; r++) {
+                    const int64_t N = sizes[z], n = plan_share_start(N, G, r + 1) - plan_share_start(N, G, r);
+                    const int64_t cap = plan_capacity(N, G, K, 0.1, r);
+                    if (G == 1 && K == 1) /* one rank's one chunk is its share: no slack to pay for */
+                        cr_assert(cap == n, "N=%lld G=1: room for exactly its %lld keys, not %lld", (long long)N,
+                                  (long long)n, (long long)cap);
+                    else
+                        cr_assert(cap >= n && cap >= (int64_t)(1.1 * (double)N / G),
+                                  "N=%lld G=%d rank %d: room for %lld keys", (long long)N, G, r, (long long)cap);
+                    cr_assert(cap <= (int64_t)(1.1 * (double)N / G) + 2, "N=%lld G=%d: at most (1 + slack) N/G keys",
+                              (long long)N, G);
+                }
 }
 
 Test(exchange, every_message_has_its_match_and_the_own_piece_is_a_message)
