@@ -1,0 +1,57 @@
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step10` gives graded hints. */
+/* policy.c - ch13 step 10's policy (tuned.h): what a sort runs, from what
+ * the command line asks and, where it says auto, from the problem and the
+ * machine. The defaults are the fastest measured (docs/ch13-sort.md and the
+ * step's README: two H200s at 2^30 keys, and four). Plain C, no GPU. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tuned.h"
+
+/* The first chunk's weight: its round's exchange is the wait before the
+ * first sort, and the sort of it must outlast the next round's exchange;
+ * best where they meet, about exchange / sort time. With round 0 direct the
+ * first sort waits for no round. Two ranks: keys 20 % took 13.20 ms at 2^30,
+ * 30 % 13.30 and 13.36, 50 % 13.49; pairs 30 % 19.74, 50 % 19.98 (two H200s,
+ * 2026-11-26). More ranks send (G - 1) / G of a share over links their peers
+ * share: 75 and 100 % measured best on four H200s. [more than two ranks][pairs] */
+static const double first_weight[2][2] = {{0.2, 0.3}, {0.75, 1.0}};
+
+static int asked(const char *value, const char *name)
+{
+    return value != NULL && strcmp(value, name) == 0;
+}
+
+const char *policy_check(const ss_config *c)
+{
+    const int B = c->G * c->K;
+    if (asked(c->asked.split, "held") && B > SS_FEW_BUCKETS)
+        return "--split held holds at most 7 splitters: at most 8 buckets (GPUs x chunks)";
+    if (asked(c->asked.splitters, "bins") && B > PLAN_BIN_BUCKETS)
+        return "--splitters bins takes at most 64 buckets (GPUs x chunks)";
+    return NULL;
+}
+
+ss_policy policy_choose(const ss_config *c, int nlocal, int peers)
+{
+    const int B = c->G * c->K, one_process = nlocal == c->G && c->G > 1;
+    ss_policy p;
+    p.bins = !asked(c->asked.splitters, "sample") && B > 1 && B <= PLAN_BIN_BUCKETS;
+    p.held = asked(c->asked.split, "table") || B > SS_FEW_BUCKETS ? 0 : B <= 4 ? 3 : 7;
+    p.exchange = SS_EXCHANGE_LINK; /* between processes, NCCL */
+    if (one_process && peers && !asked(c->asked.exchange, "link"))
+        p.exchange = asked(c->asked.exchange, "copy") ? SS_EXCHANGE_COPY : SS_EXCHANGE_DIRECT;
+    p.first = c->asked.first > 0 ? c->asked.first / 100.0 : first_weight[c->G > 2][c->with_values != 0];
+    return p;
+}
+
+void policy_text(const ss_policy *p, const ss_config *c, char *buf, size_t len)
+{
+    static const char *const exchange[] = {"link", "copy", "direct"};
+    char split[16] = "table";
+    if (p->held > 0)
+        snprintf(split, sizeof split, "held%d", p->held);
+    snprintf(buf, len, " splitters=%s split=%s exchange=%s first=%.0f", p->bins ? "bins" : "sample", split,
+             p->exchange == SS_EXCHANGE_LINK ? (c->link == SS_LINK_NCCL ? "nccl" : "device") : exchange[p->exchange],
+             100 * p->first);
+}

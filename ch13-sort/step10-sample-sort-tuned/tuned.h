@@ -1,0 +1,108 @@
+/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step10` gives graded hints. */
+/* tuned.h - what ch13 step 10 adds to step 9's sort: its policy, decided
+ * once per sort (as CUB's agents take a policy), the splitters at the edges
+ * of the keys' top bits (bins.c), and the exchange by the GPUs' copy engines,
+ * with round 0 written straight into its receivers (peers.c). */
+#ifndef SS_TUNED_H
+#define SS_TUNED_H
+
+#include "rank.h" /* step 9's */
+
+LAB_BEGIN_C
+
+/* ---- the policy (policy.c) ----------------------------------------------------- */
+
+/* How the keys cross between the ranks of one process. */
+typedef enum {
+    SS_EXCHANGE_LINK = 0,  /* step 9's: NCCL's kernels between GPUs, device copies on one GPU */
+    SS_EXCHANGE_COPY = 1,  /* the copy engines: every piece on a stream of its own, the SMs left to the sorts */
+    SS_EXCHANGE_DIRECT = 2 /* round 0 written by the scatter into its receivers' memory; then the copy engines */
+} ss_exchange;
+
+#define SS_FEW_BUCKETS 8 /* the split in registers: at most 8 buckets, 7 splitters held (held.cuh) */
+
+/* What runs, each choice an idea of step 10 with its row in the README's ablation table. */
+typedef struct {
+    int bins;             /* the splitters at bin edges of every key's top bits, where they split evenly */
+    int held;             /* the splitters held in registers: 0 (step 9's tables), 3 (B <= 4) or 7 (B <= 8) */
+    ss_exchange exchange; /* how the keys cross */
+    double first;         /* the first chunk's size against each other chunk's */
+} ss_policy;
+
+/* NULL when what c asks can run (on the host, before a GPU is looked for), or why not. */
+const char *policy_check(const ss_config *c);
+
+/* The policy for c, this process's nlocal ranks, whose GPUs reach each other
+ * (peers: ss_peers_reach) or not: what c asks, and where it says auto, the
+ * fastest measured (the README's ablation table). A sort may still fall back
+ * (bins that split unevenly, a chunk 0 that does not fit): ss_sort says so in
+ * the policy it ran. */
+ss_policy policy_choose(const ss_config *c, int nlocal, int peers);
+
+/* The policy as result-line tokens: " splitters=bins split=held3 exchange=direct first=20". */
+void policy_text(const ss_policy *p, const ss_config *c, char *buf, size_t len);
+
+/* ---- splitters from bins (bins.c) -------------------------------------------------------- */
+
+/* The bins: a key's top PLAN_BIN_BITS bits. Every rank counts its keys per
+ * bin (one read of the share); where the keys are spread thinly over the
+ * bins, as uniform keys are, the splitters can sit on bin edges, and then
+ * every count the plan needs is a sum of bins: no sample, no count pass. */
+#define PLAN_BIN_BITS    12
+#define PLAN_BINS        (1 << PLAN_BIN_BITS)
+#define PLAN_BIN_BUCKETS 64 /* at most this many buckets take their splitters from bins */
+static inline __host__ __device__ unsigned int plan_bin_of(unsigned int key)
+{
+    return key >> (32 - PLAN_BIN_BITS);
+}
+
+/* From every rank's bin counts (G rows of PLAN_BINS, rank-major): splitter t
+ * - 1 at the bin edge nearest boundary t's target, (edge's first key, 0), so
+ * bucket b is the bins [first_bin[b], first_bin[b + 1]); and each rank's
+ * counts per bucket set as plan_set_counts would. 1 when every boundary lands
+ * within `slack` x N / G keys of its target; 0 (nothing set) when a bin is
+ * too heavy for that: then the sample decides. */
+int plan_bin_splitters(ss_plan *p, const unsigned int *bins, double slack, int *first_bin);
+
+/* ---- the copy engines (peers.c) ---------------------------------------------------------- */
+
+/* What a rank needs beyond step 9's: the bins' tables, and its copy streams. */
+typedef struct {
+    unsigned int *bins_d;       /* G x PLAN_BINS: every rank's keys per bin (its own row, or gathered) */
+    unsigned int *block_bins_d; /* cols x PLAN_BINS: each block's keys per bin */
+    int *first_bin_d;           /* B + 1: bucket b's bins from first_bin[b] */
+    cudaStream_t *push;         /* G: a stream a destination, so a round's pieces run side by side */
+    cudaEvent_t *ev_pushed;     /* G: push k of the round is done */
+    cudaEvent_t ev_ready;       /* the rank has reached the round: its receives may land */
+    cudaEvent_t ev_sent;        /* its pushes of the round are done */
+    int pushes;                 /* G, or 0 */
+} ss_extra;
+
+/* 1 when every GPU of this process's ranks reaches every other's memory
+ * (each pair's peer access then enabled); ranks on one GPU always do. */
+int ss_peers_reach(const ss_rank *R, int nlocal);
+
+/* Rank R's copy streams and events (G pushes), or their teardown. */
+void ss_peers_open(ss_extra *E, const ss_rank *R, int G);
+void ss_peers_close(ss_extra *E, const ss_rank *R);
+
+/* Round j by the copy engines: every sender pushes each piece on a stream
+ * of its own, once it and the receiver have reached the round on their comm
+ * streams; a receiver's comm stream goes on when every push of the round is
+ * done, as after NCCL's grouped calls. */
+void ss_peers_round(ss_rank *R, ss_extra *E, int nlocal, const ss_config *c, const ss_plan *plan, int j);
+
+/* 1 when the scatters can write round 0 straight into its receivers: every
+ * rank in this process, each rank's chunk 0 fits the front of its part that
+ * its own scatter leaves alone, and one cap everywhere (one offset serves
+ * part_k and part_v). */
+int ss_direct_fits(const ss_rank *R, int nlocal, const ss_plan *plan);
+
+/* Rank i's part offsets with round 0 direct: bucket (d, 0) goes to its place
+ * in rank d's part (chunk 0 at part's front, in rank order), written as an
+ * offset from rank i's own part; the other buckets where its layout says. */
+void ss_direct_send_off(const ss_rank *R, int nlocal, const ss_plan *plan, int i, int64_t *send_off);
+
+LAB_END_C
+
+#endif
