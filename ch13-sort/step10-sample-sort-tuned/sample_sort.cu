@@ -141,13 +141,10 @@ static const char *tuned_sort(ss_run *run, ss_policy *p, ss_times *t)
     const int nlocal = X->nlocal;
     const ss_config *c = &X->c;
     ss_plan *plan = &X->plan;
+    if (plan->B == 1)
+        return sort_alone(R, c, plan, t);
     double at[3] = {ss_now_ms(), 0, 0};
     const char *why = NULL;
-    if (plan->B == 1) {
-        why = sort_one_bucket(R, c, plan);
-        at[1] = at[2] = at[0];
-        return finish_sort(R, nlocal, c, at, why, t);
-    }
     mark_begin(R, nlocal);
     p->bins = p->bins && bin_splitters(R, run->E, nlocal, c, plan, run->host_bins);
     if (!p->bins) {

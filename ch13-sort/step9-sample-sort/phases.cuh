@@ -255,20 +255,6 @@ static const char *sort_chunks(ss_rank *R, int nlocal, const ss_config *c, int f
     return NULL;
 }
 
-/* One rank, one chunk: nothing to split or send, the share is the bucket,
- * sorted between keys and part, its phases' events all at once. */
-static const char *sort_one_bucket(ss_rank *R, const ss_config *c, ss_plan *plan)
-{
-    const uint64_t n = (uint64_t)R->n; /* every key in bucket 0 */
-    plan_set_counts(plan, &n);
-    const char *why = plan_layout(plan, 0, R->cap, R->cap, R->layout);
-    CUDA_CHECK(cudaSetDevice(R->device));
-    cudaEvent_t marks[] = {R->ev_begin, R->ev_scatter_begin, R->ev_scatter_end, R->ev_round[0], R->ev_rounds_end};
-    for (size_t e = 0; e < sizeof marks / sizeof marks[0]; e++)
-        CUDA_CHECK(cudaEventRecord(marks[e], R->comm_stream));
-    return why != NULL ? why : sort_chunks(R, 1, c, 0);
-}
-
 /* ---- a sort's start and end ------------------------------------------------------------- */
 
 /* A sort starts on every owned rank (its first event). */
@@ -314,6 +300,21 @@ static const char *finish_sort(ss_rank *R, int nlocal, const ss_config *c, const
     if (why == NULL)
         phase_times(R, nlocal, t);
     return why;
+}
+
+/* One rank, one chunk: nothing to split or send, the share is the bucket,
+ * sorted between keys and part, its phases' events all at once. */
+static const char *sort_alone(ss_rank *R, const ss_config *c, ss_plan *plan, ss_times *t)
+{
+    const uint64_t n = (uint64_t)R->n;                       /* every key in bucket 0 */
+    const double now = ss_now_ms(), at[3] = {now, now, now}; /* no splitters, no counts */
+    plan_set_counts(plan, &n);
+    const char *why = plan_layout(plan, 0, R->cap, R->cap, R->layout);
+    CUDA_CHECK(cudaSetDevice(R->device));
+    cudaEvent_t marks[] = {R->ev_begin, R->ev_scatter_begin, R->ev_scatter_end, R->ev_round[0], R->ev_rounds_end};
+    for (size_t e = 0; e < sizeof marks / sizeof marks[0]; e++)
+        CUDA_CHECK(cudaEventRecord(marks[e], R->comm_stream));
+    return finish_sort(R, 1, c, at, why != NULL ? why : sort_chunks(R, 1, c, 0), t);
 }
 
 #endif

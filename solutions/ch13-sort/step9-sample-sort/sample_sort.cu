@@ -38,25 +38,21 @@ static const char *ss_sort(ss_ranks *X, ss_times *t)
     const int nlocal = X->nlocal;
     const ss_config *c = &X->c;
     ss_plan *plan = &X->plan;
+    if (plan->B == 1)
+        return sort_alone(R, c, plan, t);
     double at[3] = {ss_now_ms(), 0, 0};
-    const char *why = NULL;
-    if (plan->B == 1) {
-        why = sort_one_bucket(R, c, plan);
-        at[1] = at[2] = at[0];
-    } else {
-        mark_begin(R, nlocal);
-        gather_sample(R, nlocal, c, X->host_sample);
-        choose_splitters(R, nlocal, plan, X->host_sample);
-        at[1] = ss_now_ms();
-        count_buckets(R, nlocal, plan);
-        why = exchange_counts(R, nlocal, c, plan, X->host_counts);
-        at[2] = ss_now_ms();
-        if (why == NULL) {
-            upload_send_off(R, nlocal, plan);
-            scatter_buckets(R, nlocal, c, plan);
-            exchange_keys(R, nlocal, c, plan);
-            why = sort_chunks(R, nlocal, c, 0);
-        }
+    mark_begin(R, nlocal);
+    gather_sample(R, nlocal, c, X->host_sample);
+    choose_splitters(R, nlocal, plan, X->host_sample);
+    at[1] = ss_now_ms();
+    count_buckets(R, nlocal, plan);
+    const char *why = exchange_counts(R, nlocal, c, plan, X->host_counts);
+    at[2] = ss_now_ms();
+    if (why == NULL) {
+        upload_send_off(R, nlocal, plan);
+        scatter_buckets(R, nlocal, c, plan);
+        exchange_keys(R, nlocal, c, plan);
+        why = sort_chunks(R, nlocal, c, 0);
     }
     return finish_sort(R, nlocal, c, at, why, t);
 }
