@@ -1,6 +1,6 @@
 /* step1-radix-naive.c - step 1's own tests: Fig 13.3's rows from the GPU, the
  * printed formula for a one failing on the book's keys, any block size, and
- * the lab's device scan on its own (common/scan.cu, which step 1 is the first
+ * the lab's device scan on its own (common/ch13-sort/scan.cu, which step 1 is the first
  * to use). */
 #include <string.h>
 

@@ -1,8 +1,8 @@
-/* scan.h - the lab's device exclusive scan (chapter 13 uses it; chapter 11,
- * where the book builds scans, is not part of the lab). Hierarchical and
- * plain: a block scans a tile of SCAN_TILE values in shared memory; above
- * one tile, the tiles' sums are scanned (recursively, by the same function)
- * and each tile adds its offset:
+/* scan.h - the lab's device exclusive scan, in chapter 13's wing, its only
+ * user (chapter 11, where the book builds scans, is not part of the lab).
+ * Hierarchical and plain: a block scans a tile of SCAN_TILE values in shared
+ * memory; above one tile, the tiles' sums are scanned (recursively, by the
+ * same function) and each tile adds its offset:
  *     1. scan_reduce_kernel: sums[b] = the sum of tile b          (reads n)
  *     2. scan_exclusive(sums, sums, tiles)                        (recursion)
  *     3. scan_tile_kernel:  out = exclusive scan of each tile + sums[b]
