@@ -1,6 +1,5 @@
 /* options.c - ./run's option parser: every value checked before the GPU is looked for. */
 #include "options.h"
-#include "step.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -344,23 +343,4 @@ void lab_list_sizes(const lab_run *run)
     for (int s = 0; s < run->nsizes; s++)
         printf("%lld\n", (long long)run->sizes[s]);
     exit(LAB_EXIT_PASS);
-}
-
-/* Defined in each step's generated step.c; weak for the bench tools, which have none. */
-extern const char *const lab_step_name __attribute__((weak));
-
-void lab_parse_step(int argc, char **argv, const lab_step *step, const char *chapter_help, int default_reps,
-                    const lab_opt *opts, int nopts, lab_run *run)
-{
-    char about[4096];
-    snprintf(about, sizeof about, "%s%s", step->about != NULL ? step->about : "",
-             chapter_help != NULL ? chapter_help : "");
-    const lab_cli cli = {.step = &lab_step_name != NULL ? lab_step_name : "./run",
-                         .about = about,
-                         .default_n = step->default_n,
-                         .max_n = step->max_n,
-                         .max_n_why = step->max_n_why,
-                         .default_reps = default_reps,
-                         .sets_default_n = step->sets_default_n};
-    lab_parse(argc, argv, &cli, opts, nopts, run);
 }
