@@ -136,9 +136,10 @@ stepnum_of = $(patsubst step%,%,$(firstword $(subst -, ,$(notdir $(1)))))
 
 # ---- per-step rules -------------------------------------------------------
 # $(1): a step folder, e.g. ch12-merge/step3-tiled or solutions/ch12-merge/step3-tiled.
-# Its ./run is the chapter's driver (common/<chapter>/<kernel>_driver.c) linked with the step's
-# kernel file, the core and the wings of its chapter and of the steps it uses; its test binary is
-# the chapter's suite (tests/<chapter>/<kernel>.c) plus the step's own tests, when it has some
+# Its ./run is the chapter's driver (common/<chapter>/<kernel>_driver.c, or the step's own
+# <kernel>_driver.c where one serves that step alone) linked with the step's kernel file, the core
+# and the wings of its chapter and of the steps it uses; its test binary is the chapter's suite
+# (tests/<chapter>/<kernel>.c) plus the step's own tests, when it has some
 # (tests/<chapter>/<step folder name>.c).
 define STEP_RULES
 $(1)_CH := $(call chapter_of,$(1))
@@ -148,9 +149,9 @@ $(1)_WINGS := $$(sort $$($(1)_CH) $$(foreach u,$$($(1)_USES),$$(call chapter_of,
 $(1)_SRC := $(wildcard $(1)/*.cu $(1)/*.cuh $(1)/*.h $(1)/*.c)
 $(1)_INC := -I$(1) $$(foreach u,$$($(1)_USES),-I$$(call shared_step,$$(u))) $$($(1)_WINGS:%=-Icommon/%)
 $(1)_XTEST := $$(wildcard tests/$$($(1)_CH)/$(notdir $(1)).c)
-$(1)_HOST := $$(patsubst $(1)/%.c,%,$$(wildcard $(1)/*.c))
+$(1)_HOST := $$(patsubst $(1)/%.c,%,$$(filter-out %_driver.c,$$(wildcard $(1)/*.c)))
 # the host C files of the steps it uses are linked too (step 10 links step 9's plan and exchange)
-$(1)_UHOST := $$(basename $$(foreach u,$$($(1)_USES),$$(wildcard $$(call shared_step,$$(u))/*.c)))
+$(1)_UHOST := $$(basename $$(filter-out %_driver.c,$$(foreach u,$$($(1)_USES),$$(wildcard $$(call shared_step,$$(u))/*.c))))
 $(1)_OBJ := build/$(1)/$$($(1)_K).o build/$(1)/step.o $$($(1)_HOST:%=build/$(1)/%.host.o) \
 	$$($(1)_UHOST:%=build/$(1)/uses/%.host.o) $$(call wing_obj,$$($(1)_WINGS))
 $(1)_TOBJ := build/$(1)/$$($(1)_K).test.o build/$(1)/step.o $$($(1)_HOST:%=build/$(1)/%.host.test.o) \
@@ -185,8 +186,10 @@ build/$(1)/step.c: $$($(1)_SRC) tests/tools/step-info.sh | build/$(1)/
 build/$(1)/step.o: build/$(1)/step.c
 	$$(Q)$$(CC) $$(CFLAGS) -c $$< -o $$@
 
-# The chapter's driver (main) is compiled per step: it may include the step's headers.
-build/$(1)/driver.o: common/$$($(1)_CH)/$$($(1)_K)_driver.c | build/$(1)/
+# The driver (main) is compiled per step: it may include the step's headers. The step's own
+# <kernel>_driver.c when it has one (ch12 step 1's), else the chapter's; a step's that is gone is named.
+$(1)_DRIVER := $$(or $$(wildcard $(1)/$$($(1)_K)_driver.c),$$(wildcard common/$$($(1)_CH)/$$($(1)_K)_driver.c),$(1)/$$($(1)_K)_driver.c)
+build/$(1)/driver.o: $$($(1)_DRIVER) | build/$(1)/
 	$$(Q)$$(CC) $$(CFLAGS) $$($(1)_INC) $$(DRIVER_FLAGS_$$($(1)_K)) -c $$< -o $$@ $$(call if_missing,$(1))
 
 build/$(1)/run: build/$(1)/driver.o $$($(1)_OBJ) $$(CORE_OBJ)

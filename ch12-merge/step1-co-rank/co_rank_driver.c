@@ -1,7 +1,10 @@
+/* Exercise: fill in each TODO; `make hint STEP=ch12-merge/step1` gives graded hints. */
 /* co_rank_driver.c - ./run for ch12 step 1: co-ranks of every output rank
  * k = 0..m+n on the GPU, checked against the stable merge on the CPU.
  * --example replays the book's co-rank walk (Figs 12.6-12.8) with the step's
- * own co_rank on the CPU (no GPU needed), then runs the kernel on it.
+ * own co_rank on the CPU (no GPU needed), then runs the kernel on it. It
+ * serves this step alone, so it lives here, beside the co_rank.h it
+ * includes: chapter 12's wing (common/ch12-merge/) never reaches into a step.
  * Throughout, `total` is m + n, the size -n gives; n is B's length only. */
 #include <stdio.h>
 #include <string.h>
@@ -49,7 +52,7 @@ static int host_walk(const int *k, const int *want)
     return ok;
 }
 
-/* The same ranks on the GPU, through co_rank_kernel: 1 when every co-rank is right. */
+/* The same ranks on the GPU, through co_rank_kernel: 1 when every co-rank is right, -1 when it cannot run. */
 static int gpu_walk(const int *k, const int *want, const merge_params *p)
 {
     int got[THREADS + 1], ok = 1;
@@ -58,14 +61,15 @@ static int gpu_walk(const int *k, const int *want, const merge_params *p)
     const char *why = co_rank_launch(A_d, book.m, B_d, book.n, k_d, i_d, THREADS + 1, p);
     if (why != NULL) {
         fprintf(stderr, "./run --example: cannot run: %s\n", why);
-        exit(LAB_EXIT_USAGE);
-    }
-    lab_dev_download(got, i_d, sizeof got);
-    printf("GPU co_rank_kernel:\n");
-    for (int t = 0; t <= THREADS; t++) {
-        printf("  k=%d: i=%d j=%d %s%s\n", k[t], got[t], k[t] - got[t], got[t] == want[k[t]] ? "ok" : "WRONG",
-               lab_marker_meaning((uint32_t)got[t]));
-        ok &= got[t] == want[k[t]];
+        ok = -1;
+    } else {
+        lab_dev_download(got, i_d, sizeof got);
+        printf("GPU co_rank_kernel:\n");
+        for (int t = 0; t <= THREADS; t++) {
+            printf("  k=%d: i=%d j=%d %s%s\n", k[t], got[t], k[t] - got[t], got[t] == want[k[t]] ? "ok" : "WRONG",
+                   lab_marker_meaning((uint32_t)got[t]));
+            ok &= got[t] == want[k[t]];
+        }
     }
     lab_dev_free(A_d), lab_dev_free(B_d), lab_dev_free(k_d), lab_dev_free(i_d);
     return ok;
@@ -87,7 +91,10 @@ static int run_example(const merge_params *p)
             lab_print_todo_hint();
         return host_ok ? LAB_EXIT_NOGPU : LAB_EXIT_FAIL;
     }
-    const int ok = host_ok & gpu_walk(k, want, p);
+    const int gpu_ok = gpu_walk(k, want, p);
+    if (gpu_ok < 0)
+        return LAB_EXIT_USAGE;
+    const int ok = host_ok & gpu_ok;
     printf("%s example\n", ok ? "PASS" : "FAIL");
     if (!ok)
         lab_print_todo_hint();
@@ -107,7 +114,7 @@ static void launch(void *ctx)
     co_rank_launch(w->A_d, w->m, w->B_d, w->n, w->k_d, w->i_d, w->count, &w->p);
 }
 
-/* One size, m + n = total: co-ranks of every k = 0..total, checked and timed. Returns 1 on PASS. */
+/* One size, m + n = total: co-ranks of every k = 0..total, checked and timed. Returns its exit status. */
 static int run_size(const lab_run *run, const merge_cli *c, int64_t total)
 {
     merge_inputs in;
@@ -130,28 +137,30 @@ static int run_size(const lab_run *run, const merge_cli *c, int64_t total)
               .count = count,
               .p = c->p};
     const char *why = co_rank_launch(w.A_d, m, w.B_d, n, w.k_d, w.i_d, count, &w.p);
-    if (why != NULL) {
+    int status = LAB_EXIT_USAGE;
+    if (why != NULL)
         fprintf(stderr, "./run: cannot run: %s\n", why);
-        exit(LAB_EXIT_USAGE);
+    else {
+        lab_dev_download(got, w.i_d, sizeof(int) * (size_t)count);
+        const lab_mismatch mm = lab_compare_i32(got, want, count, "co_rank of k, i", run->quiet || run->csv ? 0 : 10);
+        const lab_timing t = lab_time_device(launch, &w, run->reps);
+        char params[128];
+        snprintf(params, sizeof params, "m=%lld n=%lld dist=%s block=%d", (long long)m, (long long)n, c->dist,
+                 c->p.block);
+        /* the k read and the i written; the searches' key reads are not counted */
+        const lab_result res = {.step = lab_step_name,
+                                .params = params,
+                                .n = count,
+                                .bytes = 8.0 * (double)count,
+                                .time = t,
+                                .pass = mm.count == 0};
+        lab_print_result(run, &res);
+        status = mm.count == 0 ? LAB_EXIT_PASS : LAB_EXIT_FAIL;
     }
-    lab_dev_download(got, w.i_d, sizeof(int) * (size_t)count);
-    const lab_mismatch mm = lab_compare_i32(got, want, count, "co_rank of k, i", run->quiet || run->csv ? 0 : 10);
-    const lab_timing t = lab_time_device(launch, &w, run->reps);
-
-    char params[128];
-    snprintf(params, sizeof params, "m=%lld n=%lld dist=%s block=%d", (long long)m, (long long)n, c->dist, c->p.block);
-    /* the k read and the i written; the searches' key reads are not counted */
-    const lab_result res = {.step = lab_step_name,
-                            .params = params,
-                            .n = count,
-                            .bytes = 8.0 * (double)count,
-                            .time = t,
-                            .pass = mm.count == 0};
-    lab_print_result(run, &res);
     lab_dev_free((void *)w.A_d), lab_dev_free((void *)w.B_d), lab_dev_free((void *)w.k_d), lab_dev_free(w.i_d);
     merge_inputs_free(&in);
     free(k), free(want), free(got);
-    return mm.count == 0;
+    return status;
 }
 
 int main(int argc, char **argv)
@@ -162,10 +171,15 @@ int main(int argc, char **argv)
     if (c.example)
         return run_example(&c.p);
     lab_require_gpu("./run");
-    int all_pass = 1;
-    for (int z = 0; z < run.nsizes; z++)
-        all_pass &= run_size(&run, &c, run.sizes[z]);
-    if (!all_pass && !run.csv)
+    int status = LAB_EXIT_PASS;
+    for (int z = 0; z < run.nsizes; z++) {
+        const int rc = run_size(&run, &c, run.sizes[z]);
+        if (rc == LAB_EXIT_USAGE) /* a size the step refuses: said, and nothing more runs */
+            return rc;
+        if (rc > status)
+            status = rc;
+    }
+    if (status != LAB_EXIT_PASS && !run.csv)
         lab_print_todo_hint();
-    return all_pass ? LAB_EXIT_PASS : LAB_EXIT_FAIL;
+    return status;
 }
