@@ -23,14 +23,6 @@
 #define BOOK_N       16
 #define DEFAULT_REPS 20 /* timed runs when --reps is not given */
 
-/* What a run takes beyond the step's parameters (sort_params) and the core's (lab_run). */
-typedef struct {
-    const char *dist; /* --dist */
-    const char *type; /* --type, as named (sort_params.type is its value) */
-    int keys_only;    /* --keys-only */
-    int example;      /* --example */
-} sort_args;
-
 static const unsigned int book_keys[BOOK_N] = {12, 3, 6, 9, 15, 8, 5, 10, 9, 6, 11, 13, 4, 10, 7, 0};
 
 static void print_row(const char *name, const unsigned int *x, int n, int binary)
@@ -222,7 +214,7 @@ typedef struct {
     unsigned int *keys, *index, *want_k, *want_v;
 } inputs;
 
-static inputs make_inputs(const lab_run *run, const sort_args *a, int64_t n, sort_type type)
+static inputs make_inputs(const lab_run *run, const sort_cli *a, int64_t n, sort_type type)
 {
     const size_t bytes = sizeof(unsigned int) * (size_t)n;
     inputs in = {.keys = (unsigned int *)lab_xmalloc(bytes),
@@ -258,8 +250,9 @@ static int check_output(const lab_run *run, int64_t n, sort_type type, const uns
     return mk.count == 0 && mv.count == 0 && ordered;
 }
 
-static int run_size(const lab_run *run, const sort_args *a, const sort_params *p, int64_t n)
+static int run_size(const lab_run *run, const sort_cli *a, int64_t n)
 {
+    const sort_params *p = &a->p;
     const size_t bytes = sizeof(unsigned int) * (size_t)n;
     const int with_values = !a->keys_only;
     const sort_type type = p->type;
@@ -311,79 +304,18 @@ static const char chapter_help[] = "This step sorts n (key, value) pairs, value 
                                    "keys and values against a stable CPU sort (so stability is checked too); --type\n"
                                    "int or float sorts through the order-preserving transform (sort_ref.h).\n";
 
-/* The step's parameters into *p and the run's into *run and *a: the chapter's
- * options the step takes (STEP->takes) point straight at them; the others are
- * refused by name. Then every value and each size is checked (exit 2). */
-static void parse_args(int argc, char **argv, lab_run *run, sort_params *p, sort_args *a)
+/* The run's options into *run and *c: the chapter's options the step takes
+ * (STEP->takes; their table: sort_options) point straight at c; the others
+ * are refused by name. Then every value and each size is checked (exit 2). */
+static void parse_args(int argc, char **argv, lab_run *run, sort_cli *c)
 {
-    const unsigned takes = STEP->takes;
-    *p = STEP->defaults; /* --help shows these as the defaults */
-    *a = (sort_args){.dist = "uniform", .type = "uint"};
-    const lab_opt opts[] = {
-        lab_opt_if(takes & SORT_TAKES_DIST, (lab_opt){.name = "--dist",
-                                                      .kind = LAB_ARG_NAME,
-                                                      .at = &a->dist,
-                                                      .names = sort_dists,
-                                                      .metavar = "D",
-                                                      .help = "input distribution"}),
-        lab_opt_if(takes & SORT_TAKES_TYPE, (lab_opt){.name = "--type",
-                                                      .kind = LAB_ARG_NAME,
-                                                      .at = &a->type,
-                                                      .names = sort_type_names,
-                                                      .metavar = "T",
-                                                      .help = "element type"}),
-        lab_opt_if(takes & SORT_TAKES_BLOCK, (lab_opt){.name = "--block",
-                                                       .kind = LAB_ARG_INT,
-                                                       .at = &p->block,
-                                                       .lo = 1,
-                                                       .hi = 1024,
-                                                       .metavar = "B",
-                                                       .help = "threads per block"}),
-        lab_opt_if(takes & SORT_TAKES_TILE, (lab_opt){.name = "--tile",
-                                                      .kind = LAB_ARG_INT,
-                                                      .at = &p->tile,
-                                                      .lo = 2,
-                                                      .hi = 1 << 16,
-                                                      .metavar = "T",
-                                                      .help = "elements per shared-memory tile"}),
-        lab_opt_if(takes & SORT_TAKES_COARSEN, (lab_opt){.name = "--coarsen",
-                                                         .kind = LAB_ARG_INT,
-                                                         .at = &p->coarsen,
-                                                         .lo = 1,
-                                                         .hi = SORT_MAX_COARSEN,
-                                                         .metavar = "C",
-                                                         .help = "elements per thread"}),
-        lab_opt_if(takes & SORT_TAKES_BITS, (lab_opt){.name = "--bits",
-                                                      .kind = LAB_ARG_INT,
-                                                      .at = &p->radix_bits,
-                                                      .lo = 1,
-                                                      .hi = SORT_MAX_RADIX_BITS,
-                                                      .metavar = "R",
-                                                      .help = "radix digit width in bits"}),
-        lab_opt_if(takes & SORT_TAKES_VARIANT, (lab_opt){.name = "--variant",
-                                                         .kind = LAB_ARG_NAME,
-                                                         .at = &p->variant,
-                                                         .names = STEP->lab.variants,
-                                                         .metavar = "V",
-                                                         .help = "the step's form"}),
-        lab_opt_if(takes & SORT_TAKES_KEYS_ONLY, (lab_opt){.name = "--keys-only",
-                                                           .kind = LAB_ARG_FLAG,
-                                                           .at = &a->keys_only,
-                                                           .help = "sort keys without values"}),
-        lab_opt_if(takes & SORT_TAKES_PRINTED, (lab_opt){.name = "--printed",
-                                                         .kind = LAB_ARG_FLAG,
-                                                         .at = &p->printed,
-                                                         .help = "run the code exactly as printed (known bugs; see "
-                                                                 "docs/errata.md)"}),
-        lab_opt_if(takes & SORT_TAKES_EXAMPLE, (lab_opt){.name = "--example",
-                                                         .kind = LAB_ARG_FLAG,
-                                                         .at = &a->example,
-                                                         .help = "replay the book's worked example with a trace"}),
-    };
+    lab_opt opts[SORT_NOPTS];
+    const int nopts = sort_options(STEP, c, opts);
+    sort_params *p = &c->p;
     lab_step lab = STEP->lab;
     lab.sets_default_n = 1; /* the default -n stays within the limit of the parameters (below) */
-    lab_parse_step(argc, argv, &lab, chapter_help, DEFAULT_REPS, opts, (int)(sizeof opts / sizeof opts[0]), run);
-    p->type = (sort_type)sort_type_of(a->type);
+    lab_parse_step(argc, argv, &lab, chapter_help, DEFAULT_REPS, opts, nopts, run);
+    p->type = (sort_type)sort_type_of(c->type);
     if (!run->given_n) { /* no -n: the step's default, within its limit for these parameters */
         const int64_t most = sort_max_n(STEP, p);
         run->sizes[0] = STEP->lab.default_n < most ? STEP->lab.default_n : most;
@@ -404,16 +336,15 @@ static void parse_args(int argc, char **argv, lab_run *run, sort_params *p, sort
 int main(int argc, char **argv)
 {
     lab_run run;
-    sort_params p;
-    sort_args a;
-    parse_args(argc, argv, &run, &p, &a);
-    if (a.example && STEP->iter_launch != NULL)
-        return run_example_iterations(&p);
+    sort_cli c;
+    parse_args(argc, argv, &run, &c);
+    if (c.example && STEP->iter_launch != NULL)
+        return run_example_iterations(&c.p);
     lab_require_gpu("./run");
-    if (a.example)
-        return run_example_sort(&p);
+    if (c.example)
+        return run_example_sort(&c.p);
     int all_pass = 1;
     for (int s = 0; s < run.nsizes; s++)
-        all_pass &= run_size(&run, &a, &p, run.sizes[s]);
+        all_pass &= run_size(&run, &c, run.sizes[s]);
     return all_pass ? LAB_EXIT_PASS : LAB_EXIT_FAIL;
 }

@@ -1,8 +1,81 @@
-/* sort_host.c - what every chapter-13 step's sort shares: the checks of its
- * parameters, its workspace and sort_run (see sort_host.h). */
+/* sort_host.c - what every chapter-13 step's sort shares: ./run's options,
+ * the checks of its parameters, its workspace and sort_run (see sort_host.h). */
 #include "sort_host.h"
 
+#include <string.h>
+
 #include "scan.h"
+
+/* ---- ./run's options ------------------------------------------------------- */
+
+int sort_options(const sort_step *s, sort_cli *c, lab_opt opts[SORT_NOPTS])
+{
+    const unsigned takes = s->takes;
+    *c = (sort_cli){.p = s->defaults, .dist = "uniform", .type = "uint"};
+    const lab_opt table[SORT_NOPTS] = {
+        lab_opt_if(takes & SORT_TAKES_DIST, (lab_opt){.name = "--dist",
+                                                      .kind = LAB_ARG_NAME,
+                                                      .at = &c->dist,
+                                                      .names = sort_dists,
+                                                      .metavar = "D",
+                                                      .help = "input distribution"}),
+        lab_opt_if(takes & SORT_TAKES_TYPE, (lab_opt){.name = "--type",
+                                                      .kind = LAB_ARG_NAME,
+                                                      .at = &c->type,
+                                                      .names = sort_type_names,
+                                                      .metavar = "T",
+                                                      .help = "element type"}),
+        lab_opt_if(takes & SORT_TAKES_BLOCK, (lab_opt){.name = "--block",
+                                                       .kind = LAB_ARG_INT,
+                                                       .at = &c->p.block,
+                                                       .lo = 1,
+                                                       .hi = 1024,
+                                                       .metavar = "B",
+                                                       .help = "threads per block"}),
+        lab_opt_if(takes & SORT_TAKES_TILE, (lab_opt){.name = "--tile",
+                                                      .kind = LAB_ARG_INT,
+                                                      .at = &c->p.tile,
+                                                      .lo = 2,
+                                                      .hi = 1 << 16,
+                                                      .metavar = "T",
+                                                      .help = "elements per shared-memory tile"}),
+        lab_opt_if(takes & SORT_TAKES_COARSEN, (lab_opt){.name = "--coarsen",
+                                                         .kind = LAB_ARG_INT,
+                                                         .at = &c->p.coarsen,
+                                                         .lo = 1,
+                                                         .hi = SORT_MAX_COARSEN,
+                                                         .metavar = "C",
+                                                         .help = "elements per thread"}),
+        lab_opt_if(takes & SORT_TAKES_BITS, (lab_opt){.name = "--bits",
+                                                      .kind = LAB_ARG_INT,
+                                                      .at = &c->p.radix_bits,
+                                                      .lo = 1,
+                                                      .hi = SORT_MAX_RADIX_BITS,
+                                                      .metavar = "R",
+                                                      .help = "radix digit width in bits"}),
+        lab_opt_if(takes & SORT_TAKES_VARIANT, (lab_opt){.name = "--variant",
+                                                         .kind = LAB_ARG_NAME,
+                                                         .at = &c->p.variant,
+                                                         .names = s->lab.variants,
+                                                         .metavar = "V",
+                                                         .help = "the step's form"}),
+        lab_opt_if(takes & SORT_TAKES_KEYS_ONLY, (lab_opt){.name = "--keys-only",
+                                                           .kind = LAB_ARG_FLAG,
+                                                           .at = &c->keys_only,
+                                                           .help = "sort keys without values"}),
+        lab_opt_if(takes & SORT_TAKES_PRINTED, (lab_opt){.name = "--printed",
+                                                         .kind = LAB_ARG_FLAG,
+                                                         .at = &c->p.printed,
+                                                         .help = "run the code exactly as printed (known bugs; see "
+                                                                 "docs/errata.md)"}),
+        lab_opt_if(takes & SORT_TAKES_EXAMPLE, (lab_opt){.name = "--example",
+                                                         .kind = LAB_ARG_FLAG,
+                                                         .at = &c->example,
+                                                         .help = "replay the book's worked example with a trace"}),
+    };
+    memcpy(opts, table, sizeof table);
+    return SORT_NOPTS;
+}
 
 const char *sort_check(const sort_step *s, int64_t n, const sort_params *p)
 {

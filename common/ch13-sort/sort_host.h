@@ -1,9 +1,10 @@
 /* sort_host.h - the host side every chapter-13 step shares, driven by what the
- * step declares in its descriptor (sort.h): the parameter checks (pure host:
- * ./run runs them before it looks for a GPU), the device workspace laid out
- * from the step's needs, and sort_run, the one entry point ./run and the
- * tests sort with: it runs the step's own launcher, or its passes in a loop
- * that alternates buffers so the last pass writes the output. */
+ * step declares in its descriptor (sort.h): ./run's table of the chapter's
+ * options, the parameter checks (pure host: ./run runs them before it looks
+ * for a GPU), the device workspace laid out from the step's needs, and
+ * sort_run, the one entry point ./run and the tests sort with: it runs the
+ * step's own launcher, or its passes in a loop that alternates buffers so the
+ * last pass writes the output. */
 #ifndef LAB_SORT_HOST_H
 #define LAB_SORT_HOST_H
 
@@ -11,6 +12,25 @@
 #include "sort.h"
 
 LAB_BEGIN_C
+
+/* ./run's chapter-13 options, beyond the core's (lab_run): each entry of the
+ * table sort_options makes points at a field here. */
+typedef struct {
+    sort_params p;    /* --block, --tile, --coarsen, --bits, --variant, --printed (p.type: --type's value) */
+    const char *dist; /* --dist */
+    const char *type; /* --type, as named */
+    int keys_only;    /* --keys-only */
+    int example;      /* --example */
+} sort_cli;
+
+/* How many entries sort_options writes. */
+enum { SORT_NOPTS = 10 };
+
+/* Fills *c with step s's defaults (--help shows them) and opts[] with chapter
+ * 13's options, each pointing into *c, for lab_parse_step; an option s does
+ * not take (s->takes) is refused by name. Returns the number of entries,
+ * SORT_NOPTS. */
+int sort_options(const sort_step *s, sort_cli *c, lab_opt opts[SORT_NOPTS]);
 
 /* NULL when step s can sort n keys with p, else why not, with the allowed
  * range: --block (s->needs.block), --bits and --coarsen where the step takes
