@@ -114,7 +114,7 @@ const char *reduce_launch(void *input_d, int64_t n, void *output_d, reduce_param
 
 /* ---- the step descriptor ------------------------------------------------- */
 
-/* A count --analyze measures (reduce_metric_value, reduce_host.c). */
+/* A count --analyze measures (reduce_metric_value, reduce_book.c). */
 typedef enum {
     REDUCE_SECTION,         /* not a count: the row is a heading */
     REDUCE_WARP_STEPS,      /* warps with an active thread, summed over time steps */
@@ -155,7 +155,7 @@ typedef struct {
 } reduce_analysis;
 
 /* The book's figure a single-block step implements; its rows are those of
- * reduce_book_rows (reduce_host.c) that name it. */
+ * reduce_book_rows (reduce_book.c) that name it. */
 struct reduce_book {
     const char *figure;     /* "Fig 10.6, the simple kernel" */
     const char *picture;    /* the figure --example draws from the kernel's records: "Fig 10.7" */
@@ -165,8 +165,8 @@ struct reduce_book {
 };
 
 /* The options of chapter 10 a step may take, beyond the core's (-n, --seed,
- * --reps, --csv, -q): reduce_step.takes, or'ed. The driver builds its option
- * table from them; an option the chapter knows and the step does not take is
+ * --reps, --csv, -q): reduce_step.takes, or'ed. ./run's table of options
+ * (reduce_options) is built from them; an option the chapter knows and the step does not take is
  * refused by name. */
 enum {
     REDUCE_TAKES_DIST = 1u << 0,    /* --dist D: the input's distribution */

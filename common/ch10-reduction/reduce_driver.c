@@ -21,19 +21,10 @@ static const char *const chapter_help =
     "(floats in [-1,1), ints +-1..1000). Integer inputs must match exactly (float sums while\n"
     "sum |x| < 2^24); other float sums within a bound from N, the launch shape and the values.\n";
 
-/* What ./run runs: the chapter's options (parse_args) point straight at these. */
-typedef struct {
-    reduce_params p;       /* --block, --grid, --coarsen; the kind from op and type */
-    const char *op, *type; /* --op, --type */
-    const char *dist;      /* --dist: the input's distribution */
-    const char *variant;   /* --variant ("": every form of the step in turn) */
-    int analyze, example;  /* --analyze, --example */
-} reduce_args;
-
 /* ---- one input, the reference and the check ------------------------------------ */
 
 /* The input of n elements from the seed and distribution, and what the CPU makes of it. */
-static reduce_t *make_input(const lab_run *run, const reduce_args *a, reduce_kind kind, int64_t n,
+static reduce_t *make_input(const lab_run *run, const reduce_cli *a, reduce_kind kind, int64_t n,
                             reduce_ref_result *ref)
 {
     reduce_t *x = (reduce_t *)lab_xmalloc(sizeof(reduce_t) * (size_t)(n > 0 ? n : 1));
@@ -74,7 +65,7 @@ static void launch(void *ctx)
 }
 
 /* The result line's parameters: the options the step takes, as the CSVs have them. */
-static void params_text(const reduce_args *a, const reduce_params *p, char *buf, size_t len)
+static void params_text(const reduce_cli *a, const reduce_params *p, char *buf, size_t len)
 {
     const reduce_step *s = &reduce_step_info;
     int at = snprintf(buf, len, "op=%s type=%s dist=%s block=%d grid=%d", reduce_op_name(p->kind.op),
@@ -86,7 +77,7 @@ static void params_text(const reduce_args *a, const reduce_params *p, char *buf,
 }
 
 /* One run: checked once, then timed; the result line, PASS/FAIL. Returns an exit status. */
-static int run_one(const lab_run *run, const reduce_args *a, int64_t n, reduce_params p)
+static int run_one(const lab_run *run, const reduce_cli *a, int64_t n, reduce_params p)
 {
     reduce_ref_result ref;
     reduce_t *x = make_input(run, a, p.kind, n, &ref);
@@ -128,7 +119,7 @@ typedef struct {
 } instrumented;
 
 /* Runs the step once on a fresh input with counters; 0, or LAB_EXIT_USAGE when it cannot run. */
-static int instrumented_run(const lab_run *run, const reduce_args *a, int64_t n, reduce_params p, instrumented *r)
+static int instrumented_run(const lab_run *run, const reduce_cli *a, int64_t n, reduce_params p, instrumented *r)
 {
     r->x = make_input(run, a, p.kind, n, &r->ref);
     void *input_d = lab_dev_upload(r->x, sizeof(reduce_t) * (size_t)n, "input_d");
@@ -182,7 +173,7 @@ static void print_book_row(const reduce_book_row *row, const reduce_analysis *a,
     printf("    %-46s %8s   %-44s %-8s %s\n", row->label, m, has_formula ? row->formula : "", f, printed);
 }
 
-static int run_analyze(const lab_run *run, const reduce_args *a, int64_t n, reduce_params p)
+static int run_analyze(const lab_run *run, const reduce_cli *a, int64_t n, reduce_params p)
 {
     const reduce_book *book = reduce_step_info.book;
     instrumented r;
@@ -253,7 +244,7 @@ static void draw_picture(const reduce_book *book, const reduce_counters *c, cons
     }
 }
 
-static int run_example(const lab_run *run, const reduce_args *a, int64_t n, reduce_params p)
+static int run_example(const lab_run *run, const reduce_cli *a, int64_t n, reduce_params p)
 {
     const reduce_book *book = reduce_step_info.book;
     instrumented r;
@@ -274,7 +265,7 @@ static int run_example(const lab_run *run, const reduce_args *a, int64_t n, redu
 /* ---- the options, and what the step can run, before any GPU is looked for -------- */
 
 /* The variants to run: the one --variant names, or every one the step has (0: it has none). */
-static int variants_to_run(const reduce_args *a, int *variants)
+static int variants_to_run(const reduce_cli *a, int *variants)
 {
     const char *const *names = reduce_step_info.lab.variants;
     int count = 0;
@@ -289,7 +280,7 @@ static int variants_to_run(const reduce_args *a, int *variants)
 }
 
 /* Every size and variant through the step's own check (pure host): exit 2 with its reason. */
-static void check_before_the_gpu(const lab_run *run, const reduce_args *a, const int *variants, int nvariants)
+static void check_before_the_gpu(const lab_run *run, const reduce_cli *a, const int *variants, int nvariants)
 {
     if (a->analyze && a->example) {
         fprintf(stderr, "./run: --analyze and --example: one at a time\n");
@@ -313,78 +304,18 @@ static void check_before_the_gpu(const lab_run *run, const reduce_args *a, const
     }
 }
 
-/* The step's options, from what its descriptor takes, each pointing at the
- * field of a that the run uses (filled with the step's defaults first: --help
- * shows them); then the sizes to run when no -n was given (the book's N = 256
- * and 2048 for --analyze, 16 for --example, 2 x --block for one block). */
-static void parse_args(int argc, char **argv, lab_run *run, reduce_args *a)
+/* The step's options (their table: reduce_options), from what its descriptor
+ * takes, each pointing at the field of a that the run uses; then the sizes to
+ * run when no -n was given (the book's N = 256 and 2048 for --analyze, 16 for
+ * --example, 2 x --block for one block). */
+static void parse_args(int argc, char **argv, lab_run *run, reduce_cli *a)
 {
     const reduce_step *s = &reduce_step_info;
-    const unsigned t = s->takes;
-    memset(a, 0, sizeof *a);
-    a->p.block = s->block;
-    a->p.coarsen = s->coarsen;
-    a->op = "sum";
-    a->type = "float";
-    a->dist = "digits";
-    a->variant = "";
-    const lab_opt opts[] = {
-        lab_opt_if(t & REDUCE_TAKES_DIST, (lab_opt){.name = "--dist",
-                                                    .kind = LAB_ARG_NAME,
-                                                    .at = &a->dist,
-                                                    .names = reduce_dists,
-                                                    .metavar = "D",
-                                                    .help = "input distribution"}),
-        lab_opt_if(t & REDUCE_TAKES_TYPE, (lab_opt){.name = "--type",
-                                                    .kind = LAB_ARG_NAME,
-                                                    .at = &a->type,
-                                                    .names = reduce_types_taken(s),
-                                                    .metavar = "T",
-                                                    .help = "element type"}),
-        lab_opt_if(t & REDUCE_TAKES_OP, (lab_opt){.name = "--op",
-                                                  .kind = LAB_ARG_NAME,
-                                                  .at = &a->op,
-                                                  .names = reduce_ops_taken(s),
-                                                  .metavar = "OP",
-                                                  .help = "operator"}),
-        lab_opt_if(t & REDUCE_TAKES_BLOCK, (lab_opt){.name = "--block",
-                                                     .kind = LAB_ARG_INT,
-                                                     .at = &a->p.block,
-                                                     .lo = 1,
-                                                     .hi = REDUCE_MAX_BLOCK,
-                                                     .metavar = "B",
-                                                     .help = "threads per block"}),
-        lab_opt_if(t & REDUCE_TAKES_GRID, (lab_opt){.name = "--grid",
-                                                    .kind = LAB_ARG_INT,
-                                                    .at = &a->p.grid,
-                                                    .lo = 0,
-                                                    .metavar = "G",
-                                                    .help = "blocks, 0 = derived from the size"}),
-        lab_opt_if(t & REDUCE_TAKES_COARSEN, (lab_opt){.name = "--coarsen",
-                                                       .kind = LAB_ARG_INT,
-                                                       .at = &a->p.coarsen,
-                                                       .lo = 1,
-                                                       .hi = 1 << 20,
-                                                       .metavar = "C",
-                                                       .help = "elements per thread"}),
-        lab_opt_if(t & REDUCE_TAKES_VARIANT, (lab_opt){.name = "--variant",
-                                                       .kind = LAB_ARG_NAME,
-                                                       .at = &a->variant,
-                                                       .names = s->lab.variants,
-                                                       .metavar = "V",
-                                                       .help = "the step's form"}),
-        lab_opt_if(t & REDUCE_TAKES_EXAMPLE, (lab_opt){.name = "--example",
-                                                       .kind = LAB_ARG_FLAG,
-                                                       .at = &a->example,
-                                                       .help = "replay the book's worked example with a trace"}),
-        lab_opt_if(t & REDUCE_TAKES_ANALYZE, (lab_opt){.name = "--analyze",
-                                                       .kind = LAB_ARG_FLAG,
-                                                       .at = &a->analyze,
-                                                       .help = "instrumented counts beside the book's analysis"}),
-    };
+    lab_opt opts[REDUCE_NOPTS];
+    const int nopts = reduce_options(s, a, opts);
     lab_step lab = s->lab;
     lab.sets_default_n = 1; /* the default -n follows --analyze, --example and --block (below) */
-    lab_parse_step(argc, argv, &lab, chapter_help, 20, opts, (int)(sizeof opts / sizeof opts[0]), run);
+    lab_parse_step(argc, argv, &lab, chapter_help, 20, opts, nopts, run);
     reduce_parse_kind(a->op, a->type, &a->p.kind); /* the parser took only the step's names */
     if (!run->given_n && a->analyze)
         run->sizes[0] = 256, run->sizes[1] = 2048, run->nsizes = 2;
@@ -398,7 +329,7 @@ static void parse_args(int argc, char **argv, lab_run *run, reduce_args *a)
 int main(int argc, char **argv)
 {
     lab_run run;
-    reduce_args a;
+    reduce_cli a;
     parse_args(argc, argv, &run, &a);
     int variants[8];
     const int nvariants = variants_to_run(&a, variants);

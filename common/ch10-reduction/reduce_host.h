@@ -1,13 +1,14 @@
 /* reduce_host.h - chapter 10's host side of a launch, pure host (no GPU):
  * the launch checks a step's descriptor points at (they derive the grid and
  * refuse what a kernel cannot run, naming the allowed range), the kinds the
- * steps take and the --help paragraphs they share, the book's analysis of its
- * single-block kernels, and what --analyze and --example make of the
- * kernel's records. */
+ * steps take and the --help paragraphs they share, and ./run's table of the
+ * chapter's options. The book's analysis that steps 1-3 point at comes with
+ * it (reduce_book.h). */
 #ifndef LAB_REDUCE_HOST_H
 #define LAB_REDUCE_HOST_H
 
 #include "reduce.h"
+#include "reduce_book.h"
 #include "reduce_ref.h"
 
 LAB_BEGIN_C
@@ -32,12 +33,24 @@ LAB_BEGIN_C
 const char *const *reduce_ops_taken(const reduce_step *s);
 const char *const *reduce_types_taken(const reduce_step *s);
 
-/* Sections 10.4-10.6: the book's analysis of its three single-block kernels
- * (the figure, the picture --example draws, the counts, formulas and printed
- * numbers), for the descriptors of steps 1-3. */
-extern const reduce_book reduce_fig_10_6, reduce_fig_10_9, reduce_fig_10_11;
-extern const reduce_book_row reduce_book_rows[];
-extern const int reduce_book_nrows;
+/* ./run's chapter-10 options, beyond the core's (lab_run): each entry of the
+ * table reduce_options makes points at a field here. */
+typedef struct {
+    reduce_params p;       /* --block, --grid, --coarsen; the kind from op and type */
+    const char *op, *type; /* --op, --type */
+    const char *dist;      /* --dist: the input's distribution */
+    const char *variant;   /* --variant ("": every form of the step in turn) */
+    int analyze, example;  /* --analyze, --example */
+} reduce_cli;
+
+/* How many entries reduce_options writes. */
+enum { REDUCE_NOPTS = 9 };
+
+/* Fills *c with step s's defaults (--help shows them) and opts[] with chapter
+ * 10's options, each pointing into *c, for lab_parse_step; an option s does
+ * not take (s->takes) is refused by name. Returns the number of entries,
+ * REDUCE_NOPTS. */
+int reduce_options(const reduce_step *s, reduce_cli *c, lab_opt opts[REDUCE_NOPTS]);
 
 /* The launch checks (reduce_step.check). Each returns NULL with p->grid,
  * p->block, p->coarsen and p->per_thread set to what will run, or why these
@@ -57,28 +70,6 @@ const char *reduce_coarsened_check(int64_t n, reduce_params *p);
 /* Steps 6-8 (the listing's grid-stride loop): whole warps, any grid (0: as
  * many blocks as step 5 would use), variant 0, 1 or 2. */
 const char *reduce_grid_stride_check(int64_t n, reduce_params *p);
-
-/* --analyze: summarizes c for a one-block run with `threads` threads, the
- * time steps in the order the kernel runs them. */
-void reduce_analyze_counts(const reduce_counters *c, int strides_double, int threads, reduce_analysis *a);
-
-/* The measured value of a count (0 for REDUCE_SECTION). */
-double reduce_metric_value(const reduce_analysis *a, reduce_metric m);
-
-/* --example: one time step of the book's picture, from the counters. */
-typedef struct {
-    int stride;
-    int active;                               /* threads active */
-    char elements[REDUCE_EXAMPLE_MAX_N + 1];  /* per element: '#' written, '+' combined into a '#', ' ' untouched */
-    char threads[REDUCE_EXAMPLE_THREADS + 1]; /* per thread: '#' active, '.' idle */
-    const char *from, *into;                  /* "input" or "input_s": where it read, where it wrote */
-} reduce_picture_step;
-
-/* The picture of a one-block run on n <= REDUCE_EXAMPLE_MAX_N elements:
- * owner[i] = the thread that writes element i in the first time step (-1:
- * none), and one row per time step. Returns the number of rows. */
-int reduce_example_picture(const reduce_counters *c, int strides_double, int64_t n, int *owner,
-                           reduce_picture_step *rows);
 
 LAB_END_C
 
