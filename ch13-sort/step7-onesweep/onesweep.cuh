@@ -24,15 +24,12 @@
  *     onesweep_look_back         the keys of each digit in every earlier tile
  *     onesweep_scatter_tile      the sorted tile to its places, digit run by digit run
  *
- * Every name this header defines starts with onesweep_ or ONESWEEP_: another
- * step includes it (step 9, for its local sort) and keeps its own names free.
- *
- * The look-back's state of one (tile, digit) is ONE aligned 32-bit word, its
- * flag and its count together (status words, below). A store or load of an
- * aligned word is single-copy atomic: another SM sees the whole old word or
- * the whole new one, never a new flag with an old count. So no fence is needed
- * between flag and count (the paper's pseudo-code keeps them apart, and then
- * each side needs one: docs/ch13-sort.md).
+ * A block's work on its tile (the load, count, place, rank and scatter) is in
+ * onesweep_tile.cuh, what it learns from the tiles before it (the status
+ * words, the tile numbers, the look-back) in onesweep_look_back.cuh; this
+ * file holds the passes that call them and the host side, and includes both.
+ * Every name they define starts with onesweep_ or ONESWEEP_: another step
+ * includes this file (step 9, for its local sort) and keeps its own names free.
  *
  * The host entry points are declared in onesweep.h: onesweep_sort (input
  * kept, result in keys_out; the step's launcher in sort.cu) and
@@ -43,19 +40,15 @@
 
 #include "launch.h"
 #include "onesweep.h"
+#include "onesweep_look_back.cuh"
+#include "onesweep_tile.cuh"
 
 /* Indices and counts are unsigned int: n up to 2^31 - 1 (the inclusive prefix
  * in a status word has 31 bits). 32-bit keys only. */
 #define ONESWEEP_MAX_N     2147483647LL
 #define ONESWEEP_RANGE_WHY "n must be 0 to 2^31 - 1 (unsigned int indices; a status word holds a 31-bit prefix)"
 
-/* ---- compile-time parameters (tests/bench/harness/onesweep measures them) --------------- */
-#ifndef ONESWEEP_THREADS
-#define ONESWEEP_THREADS 384 /* 12 warps; at least one thread per digit */
-#endif
-#ifndef ONESWEEP_KEYS_PER_THREAD
-#define ONESWEEP_KEYS_PER_THREAD 19 /* odd, as CUB's own tile for this sort on sm_90 */
-#endif
+/* ---- the passes' launch parameters (tests/bench/harness/onesweep measures them) ---- */
 #ifndef ONESWEEP_MIN_BLOCKS /* keys: blocks per SM the registers must allow: 3 (7 % faster than 2 on an H200), */
 #define ONESWEEP_MIN_BLOCKS /* or as many as the SM holds (sm_75: 2) */ \
     (LAB_SM_THREADS / ONESWEEP_THREADS < 3 ? LAB_SM_THREADS / ONESWEEP_THREADS : 3)
@@ -63,57 +56,9 @@
 #ifndef ONESWEEP_MIN_BLOCKS_PAIRS
 #define ONESWEEP_MIN_BLOCKS_PAIRS 2 /* pairs: their tile of keys and values is twice the shared memory */
 #endif
-#ifndef ONESWEEP_LOOKBACK_WINDOW
-#define ONESWEEP_LOOKBACK_WINDOW 4 /* earlier tiles the look-back reads per round trip (1: one at a time) */
-#endif
-#define ONESWEEP_DIGIT_BITS                8
-#define ONESWEEP_RADIX                     256 /* 2^ONESWEEP_DIGIT_BITS digits */
-#define ONESWEEP_PASSES                    4   /* 32-bit keys */
-#define ONESWEEP_WARPS                     (ONESWEEP_THREADS / 32)
-#define ONESWEEP_TILE                      (ONESWEEP_THREADS * ONESWEEP_KEYS_PER_THREAD)
 #define ONESWEEP_HISTOGRAM_THREADS         256
 #define ONESWEEP_HISTOGRAM_KEYS_PER_THREAD 16
 #define ONESWEEP_HISTOGRAM_BLOCKS_PER_SM   4 /* one wave of blocks, each striding over the keys */
-#define ONESWEEP_FULL_WARP                 0xffffffffu
-
-#if ONESWEEP_THREADS % 32 != 0 || ONESWEEP_THREADS < ONESWEEP_RADIX || ONESWEEP_THREADS > 1024
-#error "ONESWEEP_THREADS: a multiple of 32 from 256 (one thread per digit) to 1024"
-#endif
-
-/* ---- status words: the look-back's state of one (tile, digit) -------------
- *   0                              not ready (the memset before the sort)
- *   ONESWEEP_STATUS_AGGREGATE | c  c = the tile's own keys of the digit (c <= ONESWEEP_TILE < 2^30)
- *   ONESWEEP_STATUS_INCLUSIVE | c  c = the digit's keys in tiles 0 .. this one (c <= n < 2^31)
- * Tile-major: the 256 threads of a block write and read one tile's 256 words
- * at once, coalesced. Two tables, the passes taking them in turn: while pass p
- * runs on table p % 2, each of its blocks clears its tile's words of the other
- * table, which pass p - 1 left full and pass p + 1 will find zeroed (so the
- * tables take half the memory of one per pass, and no launch clears them). */
-#define ONESWEEP_STATUS_AGGREGATE      0x40000000u
-#define ONESWEEP_STATUS_INCLUSIVE      0x80000000u
-#define ONESWEEP_LOOKBACK_WORDS(tiles) ((size_t)(tiles)*ONESWEEP_RADIX) /* one pass's table */
-#define ONESWEEP_STATUS_TABLES         2
-
-/* The count in a status word (the flag bits cleared). */
-static __device__ __forceinline__ unsigned int onesweep_count_of(unsigned int word)
-{
-    return word & (word & ONESWEEP_STATUS_INCLUSIVE ? ~ONESWEEP_STATUS_INCLUSIVE : ~ONESWEEP_STATUS_AGGREGATE);
-}
-
-/* One store of the whole word: no SM can see its flag without its count.
- * Volatile: it goes to L2, where the other SMs read. */
-static __device__ __forceinline__ void onesweep_publish(unsigned int *status, unsigned int tile, unsigned int d,
-                                                        unsigned int word)
-{
-    *(volatile unsigned int *)&status[(size_t)tile * ONESWEEP_RADIX + d] = word;
-}
-
-/* One load of the whole word, from L2 (volatile: never a copy this SM's L1 kept). */
-static __device__ __forceinline__ unsigned int onesweep_read_status(const unsigned int *status, unsigned int tile,
-                                                                    unsigned int d)
-{
-    return *(const volatile unsigned int *)&status[(size_t)tile * ONESWEEP_RADIX + d];
-}
 
 typedef struct {
     const unsigned int *keys_in, *values_in; /* values_in NULL: keys only */
@@ -124,12 +69,6 @@ typedef struct {
     unsigned int *status;             /* [ONESWEEP_STATUS_TABLES][ONESWEEP_LOOKBACK_WORDS(tiles)] */
     unsigned int n, tiles;
 } onesweep_args;
-
-/* The key's 8-bit digit at bit `shift`. */
-static __device__ __forceinline__ unsigned int onesweep_digit(unsigned int key, unsigned int shift)
-{
-    return (key >> shift) & (ONESWEEP_RADIX - 1);
-}
 
 /* ---- the histogram pass --------------------------------------------------- */
 
@@ -165,28 +104,6 @@ __global__ __launch_bounds__(ONESWEEP_HISTOGRAM_THREADS,
             atomicAdd(&histogram[i], s_count[i]);
 }
 
-/* Exclusive scan of one value per digit over threads 0 .. ONESWEEP_RADIX-1
- * (other threads pass 0 and only take part in the barriers). */
-static __device__ __forceinline__ unsigned int onesweep_scan_digits(unsigned int x, unsigned int *s_scan)
-{
-    const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    unsigned int inclusive = x;
-#pragma unroll
-    for (unsigned int k = 1; k < 32; k *= 2) {
-        const unsigned int y = __shfl_up_sync(ONESWEEP_FULL_WARP, inclusive, k);
-        if (lane >= k)
-            inclusive += y;
-    }
-    if (lane == 31 && warp < ONESWEEP_RADIX / 32)
-        s_scan[warp] = inclusive;
-    __syncthreads();
-    unsigned int before = 0;
-    for (unsigned int w = 0; w < warp && w < ONESWEEP_RADIX / 32; w++)
-        before += s_scan[w];
-    __syncthreads(); /* s_scan is free for the next scan */
-    return before + inclusive - x;
-}
-
 /* One block of ONESWEEP_RADIX threads, after onesweep_digit_histograms: each
  * pass's bucket starts (a scan of its histogram) and which passes run. A pass
  * whose digit is the same for every key (one bin holds all n) would only move
@@ -211,7 +128,7 @@ __global__ __launch_bounds__(ONESWEEP_RADIX) void onesweep_plan_passes(const uns
         *run = passes;
 }
 
-/* ---- one pass: the block's phases, in order ------------------------------- */
+/* ---- one pass: a block's phases, in order (onesweep_tile.cuh, onesweep_look_back.cuh) ---- */
 
 typedef struct {
     const unsigned int *keys_in, *values_in;
@@ -230,196 +147,6 @@ static __device__ __forceinline__ onesweep_buffers onesweep_pick_buffers(const o
     b.keys_in = before == 0 ? a->keys_in : after % 2 == 1 ? a->keys_out : a->keys_alt; /* the last pass's output */
     b.values_in = before == 0 ? a->values_in : after % 2 == 1 ? a->values_out : a->values_alt;
     return b;
-}
-
-/* Forward progress: a block waits in onesweep_look_back only for tiles with
- * smaller numbers. Numbers are handed out in the order blocks start, so those
- * tiles belong to blocks already running (or done), which will publish. With
- * blockIdx.x instead, block 5 could be resident and spinning while block 4
- * waits for a free SM that block 5 holds: the grid would never finish. */
-static __device__ __forceinline__ unsigned int onesweep_take_tile(unsigned int *counter, unsigned int *s_tile_id)
-{
-    if (threadIdx.x == 0)
-        *s_tile_id = atomicAdd(counter, 1u);
-    __syncthreads();
-    return *s_tile_id;
-}
-
-/* Warp-striped: warp w holds the 32*K consecutive keys from w*32*K, lane l the
- * keys l, l+32, ...: this thread's key u is the tile's key
- * onesweep_first_key() + 32 u. */
-static __device__ __forceinline__ unsigned int onesweep_first_key(void)
-{
-    return threadIdx.x / 32 * 32 * ONESWEEP_KEYS_PER_THREAD + threadIdx.x % 32;
-}
-
-/* The tile warp-striped: coalesced loads, and (warp, u, lane) is the input
- * order onesweep_rank_tile keeps. Past the end of the last tile: `pad`. */
-static __device__ __forceinline__ void onesweep_load_tile(const unsigned int *in, unsigned int base, unsigned int valid,
-                                                          unsigned int *x, unsigned int pad)
-{
-    const unsigned int first = onesweep_first_key();
-#pragma unroll
-    for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++) {
-        const unsigned int i = first + u * 32;
-        x[u] = i < valid ? in[base + i] : pad;
-    }
-}
-
-/* Each warp counts its keys per digit (row `warp` of s_warp); then thread d
- * turns column d into the count of d in the warps before each one, and
- * returns the tile's count of digit d. With `arrival` (not NULL), each of
- * the tile's `valid` keys also learns from its atomicAdd how many of its
- * warp's keys of its digit came before it, in the order the hardware took
- * them (onesweep_rank_arrivals), and the padding is not counted. */
-static __device__ __forceinline__ unsigned int onesweep_count_digits(const unsigned int *key, unsigned int shift,
-                                                                     unsigned int *s_warp, unsigned int *arrival,
-                                                                     unsigned int valid)
-{
-    unsigned int *row = s_warp + threadIdx.x / 32 * ONESWEEP_RADIX;
-    const unsigned int first = onesweep_first_key();
-    for (unsigned int d = threadIdx.x % 32; d < ONESWEEP_RADIX; d += 32)
-        row[d] = 0;
-    __syncwarp();
-#pragma unroll
-    for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++) {
-        unsigned int *counter = &row[onesweep_digit(key[u], shift)];
-        if (arrival == NULL)
-            atomicAdd(counter, 1u);
-        else if (first + u * 32 < valid)
-            arrival[u] = atomicAdd(counter, 1u);
-    }
-    __syncthreads();
-    unsigned int total = 0;
-    if (threadIdx.x < ONESWEEP_RADIX)
-        for (int w = 0; w < ONESWEEP_WARPS; w++) {
-            const unsigned int c = s_warp[w * ONESWEEP_RADIX + threadIdx.x];
-            s_warp[w * ONESWEEP_RADIX + threadIdx.x] = total;
-            total += c;
-        }
-    return total;
-}
-
-/* Where each digit starts in the sorted tile (a scan of the counts), added to
- * each warp's offsets: s_warp[w][d] = where warp w's first key of digit d
- * goes. Returns digit d's start. */
-static __device__ __forceinline__ unsigned int onesweep_place_digits(unsigned int count, unsigned int *s_warp,
-                                                                     unsigned int *s_scan)
-{
-    const unsigned int start = onesweep_scan_digits(threadIdx.x < ONESWEEP_RADIX ? count : 0, s_scan);
-    if (threadIdx.x < ONESWEEP_RADIX)
-        for (int w = 0; w < ONESWEEP_WARPS; w++)
-            s_warp[w * ONESWEEP_RADIX + threadIdx.x] += start;
-    __syncthreads();
-    return start;
-}
-
-/* The lanes of this warp whose bit b of x is this lane's: one vote. In C:
- *     ones = __ballot_sync(ONESWEEP_FULL_WARP, (x >> b) & 1);
- *     return (x >> b) & 1 ? ones : ~ones;
- * written in PTX because nvcc makes about six instructions of that and three
- * of this (a vote, a not under the bit's predicate, an and). Step 9's
- * partition votes with it too. */
-static __device__ __forceinline__ unsigned int onesweep_agree_on_bit(unsigned int x, int b)
-{
-    unsigned int agree;
-    asm("{\n\t.reg .pred one;\n\t"
-        "and.b32 %0, %1, %2;\n\t"
-        "setp.ne.u32 one, %0, 0;\n\t"
-        "vote.sync.ballot.b32 %0, one, 0xffffffff;\n\t"
-        "@!one not.b32 %0, %0;\n\t}"
-        : "=r"(agree)
-        : "r"(x), "r"(1u << b));
-    return agree;
-}
-
-/* The lanes of this warp whose digit is this lane's: one vote per bit of the
- * digit, and a lane keeps the voters that agree with it on every bit. Eight
- * votes beat one __match_any_sync(ONESWEEP_FULL_WARP, digit) here
- * (tests/bench/harness/onesweep measures both). */
-static __device__ __forceinline__ unsigned int onesweep_peers_of(unsigned int digit)
-{
-    unsigned int peers = ONESWEEP_FULL_WARP;
-#pragma unroll
-    for (int b = 0; b < ONESWEEP_DIGIT_BITS; b++)
-        peers &= onesweep_agree_on_bit(digit, b);
-    return peers;
-}
-
-/* Multisplit, one step u at a time (32 keys of the warp): the lanes holding
- * the same digit find each other (onesweep_peers_of); the last of them claims
- * places for all of them in s_next[digit], the warp's next free place for that digit;
- * each goes after the same-digit lanes before it. Stable: (warp, u, lane) is
- * the input order. */
-static __device__ __forceinline__ void onesweep_rank_tile(const unsigned int *key, unsigned int *rank,
-                                                          unsigned int shift, unsigned int *s_next)
-{
-    const unsigned int lane = threadIdx.x % 32, lanes_before = (1u << lane) - 1;
-    /* TODO(1): onesweep_rank_tile(), the paper's warp-level multisplit: for each u, rank[u] = the
-       place of key[u] in the tile sorted by digit: find the peers (onesweep_peers_of(digit): the
-       lanes whose key[u] has this digit), let one of them (the last: 31 - __clz(peers)) take
-       __popc(peers) places from s_next[digit] with one atomicAdd, share the first place with
-       __shfl_sync, and rank this key after the peers in lanes before this one */
-    for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
-        rank[u] = 0;
-}
-
-/* The tile ranked in any order inside a digit: key u goes after the keys of
- * its digit that reached its warp's counter first (arrival[u], from
- * onesweep_count_digits), from s_next[digit], the warp's first place of that
- * digit. No votes; not stable. The padding gets no place (ONESWEEP_TILE). */
-static __device__ __forceinline__ void onesweep_rank_arrivals(const unsigned int *key, unsigned int *rank,
-                                                              unsigned int shift, const unsigned int *s_next,
-                                                              unsigned int valid)
-{
-    const unsigned int first = onesweep_first_key();
-#pragma unroll
-    for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
-        rank[u] = first + u * 32 < valid ? rank[u] + s_next[onesweep_digit(key[u], shift)] : ONESWEEP_TILE;
-}
-
-/* Tiles j, j-1, ..., j-ONESWEEP_LOOKBACK_WINDOW+1 of digit d: their status
- * words into word[0], word[1], ..., the loads independent, so all are in
- * flight at once. A tile before 0 reads as "inclusive, 0". */
-static __device__ __forceinline__ void onesweep_read_window(const unsigned int *status, int j, unsigned int d,
-                                                            unsigned int *word)
-{
-#pragma unroll
-    for (int k = 0; k < ONESWEEP_LOOKBACK_WINDOW; k++)
-        word[k] = j - k >= 0 ? onesweep_read_status(status, (unsigned int)(j - k), d) : ONESWEEP_STATUS_INCLUSIVE;
-}
-
-/* Thread d: the keys of digit d in tiles 0 .. tile-1, walking back from
- * tile-1: an aggregate is added and the walk goes on, an inclusive prefix is
- * added and ends it, a tile not ready yet is read again. Then this tile's
- * inclusive prefix is published for the tiles after it. */
-static __device__ __forceinline__ unsigned int onesweep_look_back(unsigned int *status, unsigned int tile,
-                                                                  unsigned int d, unsigned int count)
-{
-    /* TODO(2): onesweep_look_back(), the decoupled look-back: walk back from j = tile - 1, a window
-       at a time (onesweep_read_window(status, j, d, word): word[k] is tile j - k's status word),
-       adding each word's count (onesweep_count_of) to before, in order, until a word is
-       ONESWEEP_STATUS_INCLUSIVE; at a word still 0 (not ready) stop the round: drop it and the rest
-       of the window and read the window again from that tile. Then publish this tile's inclusive
-       prefix, onesweep_publish(status, tile, d, ONESWEEP_STATUS_INCLUSIVE | (before + count)), and
-       return before */
-    onesweep_publish(status, tile, d, ONESWEEP_STATUS_INCLUSIVE | count);
-    return 0;
-}
-
-/* The tile sorted by digit is in shared memory: key i of it goes to
- * s_offset[its digit] + i. Consecutive threads take consecutive keys, so each
- * digit's run is written to consecutive addresses. */
-static __device__ __forceinline__ void onesweep_scatter_tile(const unsigned int *s_keys, const unsigned int *s_values,
-                                                             const unsigned int *s_offset, unsigned int shift,
-                                                             unsigned int valid, unsigned int n, unsigned int *keys_out,
-                                                             unsigned int *values_out, const int has_values)
-{
-    /* TODO(3): onesweep_scatter_tile(): for each of this thread's keys i = u * ONESWEEP_THREADS +
-       threadIdx.x of the sorted tile (i < valid), write it (and, with has_values, s_values[i]) to
-       keys_out[s_offset[its digit] + i] (values_out likewise); n is the number of keys: skip a
-       place >= n (never after a right look-back; a wrong one then fails the check instead of
-       faulting) */
 }
 
 /* Every pass skipped (all keys equal, or n == 1) and the output elsewhere:

@@ -1,9 +1,10 @@
 /* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step7` gives graded hints. */
 /* sort.cu - ch13 step 7 (beyond the book): step 4's three launches per digit
  * become one per digit, each block finding its places by decoupled look-back
- * (Adinets and Merrill, "Onesweep", 2022). The kernels, their phases and the
- * entry points are in onesweep.cuh (read it first); this file is the step's
- * launcher and the facts ./run and the tests ask of it. */
+ * (Adinets and Merrill, "Onesweep", 2022). The kernels and the entry points
+ * are in onesweep.cuh (read it first), a block's phases in onesweep_tile.cuh
+ * and onesweep_look_back.cuh; this file is the step's launcher and the facts
+ * ./run and the tests ask of it. */
 #include "onesweep.cuh"
 #include "sort_host.h"
 
@@ -26,8 +27,8 @@ static const char *check(int64_t n, const sort_params *p)
 {
     (void)n;
     if (p->block != ONESWEEP_THREADS)
-        return "--block is fixed at " TEXT(ONESWEEP_THREADS) " in this step (ONESWEEP_THREADS in onesweep.cuh: the "
-                                                             "tile's shape is compile-time)";
+        return "--block is fixed at " TEXT(ONESWEEP_THREADS) " in this step (ONESWEEP_THREADS in onesweep_tile.cuh: "
+                                                             "the tile's shape is compile-time)";
     return NULL;
 }
 

@@ -1,5 +1,5 @@
 # step: solutions/ch13-sort/step7-onesweep
-# file: onesweep.cuh
+# file: onesweep_look_back.cuh
 # why: the status split into a flag word and a count word (as the paper's pseudo-code reads) with no fence between: another SM can see the flag with an old count (counts [digit][tile]: a stale sector of its L1 serves them)
 s|^#define ONESWEEP_LOOKBACK_WORDS(tiles) ((size_t)(tiles) *\* *ONESWEEP_RADIX) */\* one pass's table \*/|#define ONESWEEP_LOOKBACK_WORDS(tiles) (2 * (size_t)(tiles) * ONESWEEP_RADIX) /* flags [tile][digit], then counts [digit][tile] */\n#define ONESWEEP_COUNT_AT(tile, d) ((size_t)gridDim.x * ONESWEEP_RADIX + (size_t)(d) * gridDim.x + (tile))|
 s|^    \*(volatile unsigned int \*)\&status\[(size_t)tile \* ONESWEEP_RADIX + d\] = word;|    status[ONESWEEP_COUNT_AT(tile, d)] = onesweep_count_of(word); /* the count, then the flag: no fence between */\n    *(volatile unsigned int *)\&status[(size_t)tile * ONESWEEP_RADIX + d] = word \& ONESWEEP_STATUS_INCLUSIVE ? ONESWEEP_STATUS_INCLUSIVE : ONESWEEP_STATUS_AGGREGATE;|

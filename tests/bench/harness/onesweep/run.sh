@@ -34,7 +34,7 @@ NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 CUDA_HOME=$(dirname "$(dirname "$NVCC")")
 FLAGS="-O3 -std=c++17 -arch=sm_90 -lineinfo -I$ROOT/common -I$ROOT/common/ch13-sort -I$HERE -Xcompiler -Wall,-Wno-unused-function"
 
-# name | sed scripts (applied in order to onesweep.cuh) | -D flags | CUB linked (1) or not (0) | what it is
+# name | sed scripts (applied in order to the step's headers) | -D flags | CUB linked (1) or not (0) | what it is
 VARIANTS=(
     "real|||1|the step as it is"
     "lb1||-DONESWEEP_LOOKBACK_WINDOW=1|1|onesweep_look_back reads one earlier tile per round trip (CUB's walk)"
@@ -79,9 +79,9 @@ else
         src=$B/src/$name
         rm -rf "$src" && mkdir -p "$src" && cp "$STEP"/*.cuh "$STEP"/*.h "$STEP"/*.cu "$src"/
         for s in $seds; do # one sed per pass: a script may edit lines an earlier one wrote
-            cp "$src/onesweep.cuh" "$src/before.cuh"
-            sed -i -f "$s" "$src/onesweep.cuh"
-            cmp -s "$src/before.cuh" "$src/onesweep.cuh" && { echo "$name: $s changed nothing"; exit 2; }
+            cat "$src"/*.cuh >"$src/before.all"
+            for f in "$src"/*.cuh; do sed -i -f "$s" "$f"; done # it edits the header that holds its lines
+            cat "$src"/*.cuh | cmp -s - "$src/before.all" && { echo "$name: $s changed nothing"; exit 2; }
         done
         extra=""
         [ "$cub" = 0 ] && extra="-DNO_CUB"
