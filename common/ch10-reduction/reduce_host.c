@@ -90,6 +90,14 @@ const char *reduce_grid_stride_check(int64_t n, reduce_params *p)
 
 /* ---- ./run's options ------------------------------------------------------- */
 
+/* The least --block the step's own check takes, for --help's range: 32 where its kernels work warp
+ * by warp (the grid-stride steps 6-8), else 1. */
+static int block_lo(const reduce_step *s)
+{
+    reduce_params p = {.block = 1, .coarsen = s->coarsen};
+    return !s->one_block && s->check != NULL && s->check(1 << 20, &p) != NULL ? 32 : 1;
+}
+
 int reduce_options(const reduce_step *s, reduce_cli *c, lab_opt opts[REDUCE_NOPTS])
 {
     const unsigned t = s->takes;
@@ -122,7 +130,7 @@ int reduce_options(const reduce_step *s, reduce_cli *c, lab_opt opts[REDUCE_NOPT
         lab_opt_if(t & REDUCE_TAKES_BLOCK, (lab_opt){.name = "--block",
                                                      .kind = LAB_ARG_INT,
                                                      .at = &c->p.block,
-                                                     .lo = 1,
+                                                     .lo = block_lo(s),
                                                      .hi = REDUCE_MAX_BLOCK,
                                                      .metavar = "B",
                                                      .help = "threads per block"}),

@@ -68,6 +68,17 @@ const char *merge_prepare(const merge_step *s, const merge_args *a, const merge_
 
 /* ---- ./run's options ----------------------------------------------------------- */
 
+/* The least --tile the step's own check takes, for --help's range: 1, or 2 where Part 1 passes the
+ * block's two co-ranks through A_S (steps 3-4's tiled_check). */
+static int tile_lo(const merge_step *s)
+{
+    merge_params p = s->defaults;
+    for (p.tile = 1; p.tile < 4; p.tile++)
+        if (s->check == NULL || s->check(1 << 20, 1 << 20, &p) == NULL)
+            return p.tile;
+    return 1;
+}
+
 int merge_options(const merge_step *s, merge_cli *c, lab_opt opts[MERGE_NOPTS])
 {
     const unsigned takes = s->takes;
@@ -99,7 +110,7 @@ int merge_options(const merge_step *s, merge_cli *c, lab_opt opts[MERGE_NOPTS])
         lab_opt_if(takes & MERGE_TAKES_BLOCK, (lab_opt){.name = "--block",
                                                         .kind = LAB_ARG_INT,
                                                         .at = &c->p.block,
-                                                        .lo = 1,
+                                                        .lo = (s->block_need & LAB_BLOCK_WARPS) ? 32 : 1,
                                                         .hi = 1024,
                                                         .metavar = "B",
                                                         .help = "threads per block"}),
@@ -112,7 +123,7 @@ int merge_options(const merge_step *s, merge_cli *c, lab_opt opts[MERGE_NOPTS])
         lab_opt_if(takes & MERGE_TAKES_TILE, (lab_opt){.name = "--tile",
                                                        .kind = LAB_ARG_INT,
                                                        .at = &c->p.tile,
-                                                       .lo = 1,
+                                                       .lo = tile_lo(s),
                                                        .hi = 1 << 24,
                                                        .metavar = "T",
                                                        .help = "outputs of one shared-memory tile"}),

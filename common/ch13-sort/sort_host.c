@@ -8,9 +8,19 @@
 
 /* ---- ./run's options ------------------------------------------------------- */
 
+/* --block's range for --help, as the step's own checks take it: whole warps where its kernels work
+ * warp by warp; its default alone where its block is compile-time (its check refuses another). */
+static int block_fixed(const sort_step *s)
+{
+    sort_params p = s->defaults;
+    p.block = s->defaults.block == 1024 ? 512 : 1024;
+    return s->needs.check != NULL && s->needs.check(1 << 20, &p) != NULL;
+}
+
 int sort_options(const sort_step *s, sort_cli *c, lab_opt opts[SORT_NOPTS])
 {
     const unsigned takes = s->takes;
+    const int fixed = block_fixed(s);
     *c = (sort_cli){.p = s->defaults, .dist = "uniform", .type = "uint"};
     const lab_opt table[SORT_NOPTS] = {
         lab_opt_if(takes & SORT_TAKES_DIST, (lab_opt){.name = "--dist",
@@ -25,13 +35,16 @@ int sort_options(const sort_step *s, sort_cli *c, lab_opt opts[SORT_NOPTS])
                                                       .names = sort_type_names,
                                                       .metavar = "T",
                                                       .help = "element type"}),
-        lab_opt_if(takes & SORT_TAKES_BLOCK, (lab_opt){.name = "--block",
-                                                       .kind = LAB_ARG_INT,
-                                                       .at = &c->p.block,
-                                                       .lo = 1,
-                                                       .hi = 1024,
-                                                       .metavar = "B",
-                                                       .help = "threads per block"}),
+        lab_opt_if(takes & SORT_TAKES_BLOCK,
+                   (lab_opt){.name = "--block",
+                             .kind = LAB_ARG_INT,
+                             .at = &c->p.block,
+                             .lo = fixed                                ? s->defaults.block
+                                   : (s->needs.block & LAB_BLOCK_WARPS) ? 32
+                                                                        : 1,
+                             .hi = fixed ? s->defaults.block : 1024,
+                             .metavar = "B",
+                             .help = fixed ? "threads per block (compile-time in this step)" : "threads per block"}),
         lab_opt_if(takes & SORT_TAKES_TILE, (lab_opt){.name = "--tile",
                                                       .kind = LAB_ARG_INT,
                                                       .at = &c->p.tile,
