@@ -342,9 +342,12 @@ void reduce_test_step(int64_t n, reduce_kind kind, const char *dist, uint64_t se
     const char *why = reduce_launch(in_d, n, out_d, &p);
     cr_assert_null(why, "%s refused n=%lld block=%d coarsen=%d variant=%d grid=%d: %s", lab_step_name, (long long)n,
                    block, coarsen, variant, grid, why ? why : "");
+    char detail[256];
+    snprintf(detail, sizeof detail, "%s n=%lld block=%d grid=%d coarsen=%d variant=%d", lab_step_name, (long long)n,
+             p.block, p.grid, p.coarsen, variant);
+    lab_test_finish(LAB_LAUNCH_DEADLINE, detail); /* a kernel that never ends fails here; a fault, in the download */
     reduce_t got;
     lab_dev_download(&got, out_d, sizeof got);
-    char detail[256];
     const int ok = reduce_check(kind, got, &ref, reduce_tree_height(&p), detail, sizeof detail);
     cr_assert(ok, "%s, %s %s of n=%lld (dist=%s seed=%llu block=%d grid=%d coarsen=%d variant=%d): %s%s", lab_step_name,
               reduce_op_name(kind.op), reduce_type_name(kind.type), (long long)n, dist, (unsigned long long)seed,
@@ -573,6 +576,10 @@ static race_result race_launches(const race_shape *shape, reduce_kind kind, int 
         const char *why = reduce_launch(in_d + (k % copies) * pitch, n, out_d + k, &r.p);
         cr_assert_null(why, "%s refused n=%lld block=%d: %s", lab_step_name, (long long)n, shape->block, why);
     }
+    char where[160];
+    snprintf(where, sizeof where, "%d launches of %s, n=%lld block=%d variant=%d", shape->launches, lab_step_name,
+             (long long)n, shape->block, variant);
+    lab_test_finish(LAB_LAUNCH_DEADLINE, where);
     race_noise_stop(&noise);
     lab_dev_download(got, out_d, sizeof(reduce_t) * (size_t)shape->launches);
     for (int k = 0; k < shape->launches; k++) {
@@ -642,6 +649,7 @@ void reduce_test_counts(int64_t n, reduce_counters *c, reduce_analysis *a)
     reduce_params p = {
         .kind = float_sum, .block = 1024, .coarsen = 1, .counters = lab_dev_upload(c, sizeof *c, "counters_d")};
     cr_assert_null(reduce_launch(in_d, n, out_d, &p));
+    lab_test_finish(LAB_LAUNCH_DEADLINE, "the counting launch (--analyze)");
     lab_dev_download(c, p.counters, sizeof *c);
     reduce_analyze_counts(c, STEP->book->strides_double, p.block, a);
     lab_dev_free(in_d), lab_dev_free(out_d), lab_dev_free(p.counters), free(x);

@@ -167,6 +167,9 @@ static void check_kernel(int m, int n, const char *dist, uint64_t seed, int bloc
         *i_d = lab_dev_poisoned(sizeof(int) * (size_t)count, "i_d");
     const char *why = co_rank_launch(A_d, m, B_d, n, k_d, i_d, count, &p);
     cr_assert_null(why, "co_rank_launch refused: %s", why ? why : "");
+    snprintf(where, sizeof where, "co_rank_kernel, m=%d n=%d dist=%s seed=%llu block=%d", m, n, dist,
+             (unsigned long long)seed, block);
+    lab_test_finish(LAB_LAUNCH_DEADLINE, where); /* a search that never ends fails here; a fault, in the download */
     lab_dev_download(got, i_d, sizeof(int) * (size_t)count);
     for (int t = 0; t < count; t++)
         cr_assert_eq(

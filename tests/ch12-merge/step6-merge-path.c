@@ -37,6 +37,9 @@ static int64_t shifted_merge_errors(const merge_inputs *in, int shift, char *fir
     a.C_values = values ? V_shifted + shift : NULL;
     const char *why = merge_launch(&a, p);
     cr_assert_null(why, "merge_launch refused m=%lld n=%lld: %s", (long long)in->m, (long long)in->n, why ? why : "");
+    char where[96];
+    snprintf(where, sizeof where, "m=%lld n=%lld", (long long)in->m, (long long)in->n);
+    lab_test_finish(LAB_LAUNCH_DEADLINE, where); /* a kernel that never ends fails here; a fault, in the download */
     lab_dev_download(got, C_shifted, bytes);
     if (values)
         lab_dev_download(got_v, V_shifted, bytes);

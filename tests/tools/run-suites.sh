@@ -16,6 +16,9 @@
 #   run-suites.sh exercises BIN...  every unmodified exercise must FAIL its tests
 #                                   and name its TODO in the failure message.
 # A suite with Tested: 0 and nothing skipped is a false pass and fails the run.
+# Each binary's hang file is <bin>.hang (lab_test.c): the first of its tests to find the GPU stuck
+# writes there which test and why, and the suite's GPU tests after it skip; tests/tools/check.sh
+# reads it (compute-sanitizer does not run a kernel that never ends).
 # LAB_SUITES_AT_ONCE=K runs K binaries at a time (their reports still print in order).
 set -uo pipefail
 mode=$1; shift
@@ -27,8 +30,9 @@ if [ $# = 0 ]; then echo "!! run-suites.sh $mode: no test binary to run"; exit 1
 k=0
 for bin in "$@"; do
     k=$((k + 1))
+    rm -f "$bin.hang"
     ( [ "$mode" = check ] && export LAB_STEP_TRACE=$outdir/$k.trace
-      "$bin" --jobs "$jobs" --tap="$bin.tap" >"$outdir/$k.out" 2>&1; echo $? >"$outdir/$k.rc" ) &
+      LAB_HANG_FILE=$bin.hang "$bin" --jobs "$jobs" --tap="$bin.tap" >"$outdir/$k.out" 2>&1; echo $? >"$outdir/$k.rc" ) &
     while [ "$(jobs -rp | wc -l)" -ge "$at_once" ]; do wait -n; done
 done
 wait
@@ -70,6 +74,7 @@ for bin in "$@"; do
         fi
         line=$(grep -o 'Synthesis:.*' <<<"$out" | tail -n1)
         printf '%-44s %s | Skipped: %s%s\n' "$name" "$line" "$skipped" "${why:+ ($why)}"
+        [ -s "$bin.hang" ] && echo "stopped: $(head -n1 "$bin.hang"): the suite's GPU tests after it were not run"
         if [ "$tested" = 0 ] && [ "$skipped" = 0 ]; then
             echo "!! $name: Tested: 0 with nothing skipped is a false pass"; bad=1
         fi
@@ -97,7 +102,8 @@ if [ "$mode" = check ]; then
     result=$bin.result
     if [ "$bad" != 0 ] || [ "$tot_fail" != 0 ] || [ "$tot_crash" != 0 ]; then
         echo "FAIL $(date '+%Y-%m-%d %H:%M') $tot_pass of $tot_tested tests passed" >"$result"
-        echo "FAIL: $((tot_fail + tot_crash)) of $tot_tested tests failed; the messages above say where."
+        hung=$([ -s "$bin.hang" ] && echo " ($tot_skip more not run: a kernel never finished)")
+        echo "FAIL: $((tot_fail + tot_crash)) of $tot_tested tests failed$hung; the messages above say where."
         exit 1
     fi
     # a test skipped for want of a GPU is a kernel that did not run; other skips (a launch form
