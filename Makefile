@@ -3,8 +3,6 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .SUFFIXES:
 .DELETE_ON_ERROR:
-# keep intermediate objects and the build/ folders make creates on the way
-.SECONDARY:
 
 # ---- quiet by default: one line per target; V=1 shows every command --------------
 V ?= 0
@@ -49,9 +47,9 @@ TEST_CFLAGS := $(CFLAGS) $(SANFLAGS)
 LDFLAGS_CUDA := $(GENCODE) -lm
 LDFLAGS_TEST := $(LDFLAGS_CUDA) $(addprefix -Xcompiler ,$(SANFLAGS))
 
-# The architectures are part of every object: a change of CUDA_ARCH rebuilds (build/.arch).
+# The architectures are part of every object: a change of CUDA_ARCH rebuilds (build/.arch, written
+# at the end of this file, by a make that builds: never by make status, make -q or make -n).
 ARCH_STAMP := build/.arch
-$(shell mkdir -p build && { echo '$(GENCODE)' | cmp -s - $(ARCH_STAMP) || echo '$(GENCODE)' >$(ARCH_STAMP); })
 
 # ---- Criterion: the system's (pkg-config), or fetched into .deps/ without root ----
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
@@ -183,6 +181,11 @@ build/$(1)/uses/%.host.test.o: %.c
 build/$(1)/step.c: $$($(1)_SRC) tests/tools/step-info.sh | build/$(1)/
 	$$(Q)bash tests/tools/step-info.sh $(1) $(1) $$@
 
+# A file of the step that is gone, which its last build read (a header its build/<step>/*.d
+# names), fails the build, naming it and the way back (never an old ./run built from it).
+$(1)/%.h $(1)/%.cuh $(1)/%.cu $(1)/%.c:
+	@[ -e $$@ ] || { bash tests/tools/exercises.sh present $(1) >&2 && echo "make: $$@ is gone" >&2; exit 2; }
+
 build/$(1)/step.o: build/$(1)/step.c
 	$$(Q)$$(CC) $$(CFLAGS) -c $$< -o $$@
 
@@ -216,6 +219,7 @@ endef
 # A step whose kernel file is gone: its targets say what is missing and how to get it back.
 define MISSING_RULES
 .PHONY: $(1) $(dir $(1))step$(call stepnum_of,$(1)) build/$(1)/run build/$(1)/test
+$(1) $(dir $(1))step$(call stepnum_of,$(1)): lab-unlink-run
 $(1) $(dir $(1))step$(call stepnum_of,$(1)) build/$(1)/run build/$(1)/test:
 	@bash tests/tools/exercises.sh present $(1) >&2 && echo "$(1) has no kernel file (*.cu)" >&2; exit 2
 endef
@@ -408,11 +412,35 @@ $(foreach g,$(MAKECMDGOALS),$(if $(and $(filter $(LAB_CHAPTERS) solutions,$(firs
 .PRECIOUS: $(wildcard Makefile *.md common/* common/*/* tests/* tests/*/* tests/*/*/* docs/*.* \
   $(LAB_CHAPTERS:%=%/*/*) $(LAB_CHAPTERS:%=%/*/.exercise) $(LAB_CHAPTERS:%=solutions/%/*/*))
 
-# A build for every architecture (no GPU visible, CUDA_ARCH unset) says so, once, before it starts.
+# A build for every architecture (no GPU visible, CUDA_ARCH unset) says so, once, before it starts:
+# at the top make, or at the one a step folder's Makefile calls (common/step.mk), never for a goal
+# that builds nothing here (make bench and make profile stop first without a GPU; make plots draws).
 NO_BUILD_GOALS := help list status hint diff solution exercises exercises-check docs-check catalogue-readmes \
-	clean handout handout-check lab-unlink-run
-ifeq ($(ARCH_GUESSED)$(MAKELEVEL),yes0)
-ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),help)),)
+	clean handout handout-check lab-unlink-run plots bench profile profile-collect profile-check
+BUILDS := $(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),help))
+ifeq ($(ARCH_GUESSED),yes)
+ifneq ($(BUILDS),)
+ifneq ($(filter 0,$(MAKELEVEL))$(if $(filter 1,$(MAKELEVEL)),$(LAB_STEP_MAKE)),)
 $(info make: no GPU visible: building for every architecture (CUDA_ARCH=all, slow); CUDA_ARCH=90 builds one)
 endif
+endif
+endif
+# build/.arch: the architectures the objects were built for, written by a make that may build (not
+# by make status, nor by make -q or -n, which ask and change nothing), so that a make without
+# CUDA_ARCH on a machine without a GPU never makes a CUDA_ARCH=90 build stale by asking.
+MAKE_ASKS := $(findstring n,$(filter-out --%,$(firstword $(MAKEFLAGS))))$(findstring q,$(filter-out --%,$(firstword $(MAKEFLAGS))))
+ifeq ($(MAKE_ASKS),)
+ifneq ($(BUILDS),)
+$(shell mkdir -p build && { echo '$(GENCODE)' | cmp -s - $(ARCH_STAMP) || echo '$(GENCODE)' >$(ARCH_STAMP); })
+endif
+endif
+$(ARCH_STAMP):
+	@mkdir -p $(@D) && echo '$(GENCODE)' >$@
+
+# The objects pattern rules make on the way to a tool (build/bench/copy.o) are kept. No other file is
+# intermediate (a bare .SECONDARY: made every file so): a header gone since the last build then makes
+# the objects that read it out of date, and the build says which file is missing.
+LAB_KEEP := $(patsubst %,%.o,$(filter build/bench/%,$(BENCH_TOOLS)))
+ifneq ($(strip $(LAB_KEEP)),)
+.SECONDARY: $(LAB_KEEP)
 endif

@@ -5,10 +5,11 @@
 LAB_TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 LAB_STEP := $(patsubst $(LAB_TOP)/%,%,$(CURDIR))
 .PHONY: all check diff hint solution profile status help clean
+# (LAB_STEP_MAKE: the top Makefile says here, as at the top, when it builds for every architecture)
 all:
-	@$(MAKE) --no-print-directory -C $(LAB_TOP) $(LAB_STEP) RUN_LINK=$(CURDIR)/run
+	@$(MAKE) --no-print-directory -C $(LAB_TOP) $(LAB_STEP) RUN_LINK=$(CURDIR)/run LAB_STEP_MAKE=1
 check diff hint solution profile:
-	@$(MAKE) --no-print-directory -C $(LAB_TOP) $@ STEP=$(LAB_STEP)
+	@$(MAKE) --no-print-directory -C $(LAB_TOP) $@ STEP=$(LAB_STEP) LAB_STEP_MAKE=1
 status help:
 	@$(MAKE) --no-print-directory -C $(LAB_TOP) $@
 # the step's build, and ./run if it is the lab's link (a file of yours named run stays)
