@@ -98,9 +98,13 @@ wing_tobj = $(patsubst %.c,build/%.test.o,$(filter %.c,$(call wing_src,$(1)))) \
 	$(patsubst %.cu,build/%.o,$(filter %.cu,$(call wing_src,$(1))))
 
 # A step that builds on another step names it in its own Makefile (`LAB_USES := ch12-merge/step1-co-rank`)
-# and includes that step's header by name: the solution's copy where solutions/ is there, the
-# student's own in a handout (make handout). The used step's chapter wing comes with it.
-shared_step = $(if $(wildcard solutions/$(1)),solutions/$(1),$(1))
+# and includes that step's header by name. $(call used_copy,STEP,USED): the copy of USED that STEP
+# builds against, the one of its own tree: a solution (or a wrong variant made from one, under
+# build/) the solution's, an exercise the student's own, in this tree as in a handout and in the
+# grader's copy (tests/tools/grade.sh copies the student's used steps too). So make check and make
+# grade give one verdict on the same files, and an exercise's build never reads solutions/. The
+# used step's chapter wing comes with it.
+used_copy = $(if $(filter solutions/% build/%,$(1)),solutions/$(2),$(2))
 uses_of = $(shell sed -n 's/^LAB_USES *:= *//p' $(1)/Makefile 2>/dev/null)
 # The tests of chapter 12 build with tagged keys (merge.h: MERGE_KEY).
 TESTDEFS_ch12-merge := -DLAB_TAGGED_KEYS
@@ -125,7 +129,7 @@ if_missing = || { bash tests/tools/exercises.sh present $(1) >&2; exit 1; }
 # make check counts the tests that ran the step's own code (tests/tools/step-info.sh): the test build
 # instruments the functions of the step's files, not those of the lab, the tests, the system, or
 # the steps it uses (nvcc's generated stubs are tmpxft_* files, its start-up code __nv_*).
-trace_skip = common/ tests/ /usr/ /include/ .deps/ tmpxft $(CUDA_HOME)/ $(foreach u,$(1),$(call shared_step,$(u))/)
+trace_skip = common/ tests/ /usr/ /include/ .deps/ tmpxft $(CUDA_HOME)/ $(addsuffix /,$(1))
 TRACE_CFLAGS = -finstrument-functions $(foreach x,$(call trace_skip,$(1)),-finstrument-functions-exclude-file-list=$(x)) \
 	$(foreach x,__nv_ __cuda __sti,-finstrument-functions-exclude-function-list=$(x))
 TRACE_NVFLAGS = $(addprefix -Xcompiler ,$(call TRACE_CFLAGS,$(1)))
@@ -145,11 +149,12 @@ $(1)_K := $(call kernel_of,$(1))
 $(1)_USES := $(call uses_of,$(1))
 $(1)_WINGS := $$(sort $$($(1)_CH) $$(foreach u,$$($(1)_USES),$$(call chapter_of,$$(u))))
 $(1)_SRC := $(wildcard $(1)/*.cu $(1)/*.cuh $(1)/*.h $(1)/*.c)
-$(1)_INC := -I$(1) $$(foreach u,$$($(1)_USES),-I$$(call shared_step,$$(u))) $$($(1)_WINGS:%=-Icommon/%)
+$(1)_UDIRS := $$(foreach u,$$($(1)_USES),$$(call used_copy,$(1),$$(u)))
+$(1)_INC := -I$(1) $$($(1)_UDIRS:%=-I%) $$($(1)_WINGS:%=-Icommon/%)
 $(1)_XTEST := $$(wildcard tests/$$($(1)_CH)/$(notdir $(1)).c)
 $(1)_HOST := $$(patsubst $(1)/%.c,%,$$(filter-out %_driver.c,$$(wildcard $(1)/*.c)))
 # the host C files of the steps it uses are linked too (step 10 links step 9's plan and exchange)
-$(1)_UHOST := $$(basename $$(filter-out %_driver.c,$$(foreach u,$$($(1)_USES),$$(wildcard $$(call shared_step,$$(u))/*.c))))
+$(1)_UHOST := $$(basename $$(filter-out %_driver.c,$$(foreach u,$$($(1)_USES),$$(wildcard $$(call used_copy,$(1),$$(u))/*.c))))
 $(1)_OBJ := build/$(1)/$$($(1)_K).o build/$(1)/step.o $$($(1)_HOST:%=build/$(1)/%.host.o) \
 	$$($(1)_UHOST:%=build/$(1)/uses/%.host.o) $$(call wing_obj,$$($(1)_WINGS))
 $(1)_TOBJ := build/$(1)/$$($(1)_K).test.o build/$(1)/step.o $$($(1)_HOST:%=build/$(1)/%.host.test.o) \
@@ -161,7 +166,7 @@ build/$(1)/$$($(1)_K).o: $(1)/$$($(1)_K).cu $(ARCH_STAMP) | build/$(1)/
 
 build/$(1)/$$($(1)_K).test.o: $(1)/$$($(1)_K).cu $(ARCH_STAMP) | build/$(1)/
 	$$(call say,NVCC,$(1) (test build))
-	$$(Q)$$(NVCC) $$(NVFLAGS) $$($(1)_INC) $$(TESTDEFS_$$($(1)_CH)) -DLAB_TEST $$(call TRACE_NVFLAGS,$$($(1)_USES)) -c $$< -o $$@ $$(call if_missing,$(1))
+	$$(Q)$$(NVCC) $$(NVFLAGS) $$($(1)_INC) $$(TESTDEFS_$$($(1)_CH)) -DLAB_TEST $$(call TRACE_NVFLAGS,$$($(1)_UDIRS)) -c $$< -o $$@ $$(call if_missing,$(1))
 
 # host C files of the step (a plan, a host-side phase): compiled for ./run, and with the
 # sanitizers for the tests
@@ -169,17 +174,19 @@ build/$(1)/%.host.o: $(1)/%.c | build/$(1)/
 	$$(Q)$$(CC) $$(CFLAGS) $$($(1)_INC) -c $$< -o $$@ $$(call if_missing,$(1))
 
 build/$(1)/%.host.test.o: $(1)/%.c | build/$(1)/
-	$$(Q)$$(CC) $$(TEST_CFLAGS) $$($(1)_INC) $$(call TRACE_CFLAGS,$$($(1)_USES)) -c $$< -o $$@ $$(call if_missing,$(1))
+	$$(Q)$$(CC) $$(TEST_CFLAGS) $$($(1)_INC) $$(call TRACE_CFLAGS,$$($(1)_UDIRS)) -c $$< -o $$@ $$(call if_missing,$(1))
 
 build/$(1)/uses/%.host.o: %.c
 	$$(Q)mkdir -p $$(@D) && $$(CC) $$(CFLAGS) $$($(1)_INC) -c $$< -o $$@
 
 build/$(1)/uses/%.host.test.o: %.c
-	$$(Q)mkdir -p $$(@D) && $$(CC) $$(TEST_CFLAGS) $$($(1)_INC) $$(call TRACE_CFLAGS,$$($(1)_USES)) -c $$< -o $$@
+	$$(Q)mkdir -p $$(@D) && $$(CC) $$(TEST_CFLAGS) $$($(1)_INC) $$(call TRACE_CFLAGS,$$($(1)_UDIRS)) -c $$< -o $$@
 
-# its name, and the TODOs still in its files now (a failure names only what is left)
-build/$(1)/step.c: $$($(1)_SRC) tests/tools/step-info.sh | build/$(1)/
-	$$(Q)bash tests/tools/step-info.sh $(1) $(1) $$@
+# its name, and the TODOs still in its files now, and in those of the steps it uses (a failure
+# names only what is left)
+build/$(1)/step.c: $$($(1)_SRC) $$(foreach d,$$($(1)_UDIRS),$$(wildcard $$(d)/*.cu $$(d)/*.cuh $$(d)/*.h $$(d)/*.c)) \
+	tests/tools/step-info.sh | build/$(1)/
+	$$(Q)bash tests/tools/step-info.sh $(1) $(1) $$@ $$($(1)_UDIRS)
 
 # A file of the step that is gone, which its last build read (a header its build/<step>/*.d
 # names), fails the build, naming it and the way back (never an old ./run built from it).
@@ -200,10 +207,10 @@ build/$(1)/run: build/$(1)/driver.o $$($(1)_OBJ) $$(CORE_OBJ)
 	$$(Q)$$(NVCC) $$^ $$(LDFLAGS_CUDA) $$(LIBS_$$($(1)_K)) -o $$@
 
 build/$(1)/test.o: tests/$$($(1)_CH)/$$($(1)_K).c $$(CRIT_STAMP) | build/$(1)/
-	$$(Q)$$(CC) $$(TEST_CFLAGS) $$(CRIT_CFLAGS) $$($(1)_INC) $$(TESTDEFS_$$($(1)_CH)) $$(call TRACE_CFLAGS,$$($(1)_USES)) -c $$< -o $$@ $$(call if_missing,$(1))
+	$$(Q)$$(CC) $$(TEST_CFLAGS) $$(CRIT_CFLAGS) $$($(1)_INC) $$(TESTDEFS_$$($(1)_CH)) $$(call TRACE_CFLAGS,$$($(1)_UDIRS)) -c $$< -o $$@ $$(call if_missing,$(1))
 
 build/$(1)/xtest.o: $$($(1)_XTEST) $$(CRIT_STAMP) | build/$(1)/
-	$$(Q)$$(CC) $$(TEST_CFLAGS) $$(CRIT_CFLAGS) $$($(1)_INC) $$(TESTDEFS_$$($(1)_CH)) $$(call TRACE_CFLAGS,$$($(1)_USES)) -c $$< -o $$@ $$(call if_missing,$(1))
+	$$(Q)$$(CC) $$(TEST_CFLAGS) $$(CRIT_CFLAGS) $$($(1)_INC) $$(TESTDEFS_$$($(1)_CH)) $$(call TRACE_CFLAGS,$$($(1)_UDIRS)) -c $$< -o $$@ $$(call if_missing,$(1))
 
 build/$(1)/test: build/$(1)/test.o $$($(1)_TOBJ) $$(CORE_TOBJ) build/tests/lab_test.o
 	$$(call say,LINK,$$@)
@@ -308,7 +315,7 @@ endif
 check:
 	$(need_step)
 	@t0=$$(date +%s); $(MAKE) build/$(STEP_DIR)/test build/$(STEP_DIR)/run || exit $$?; \
-	  LAB_CHECK_START=$$t0 bash tests/tools/check.sh $(STEP_DIR)
+	  LAB_CHECK_START=$$t0 LAB_CHECK_USES='$($(STEP_DIR)_UDIRS)' bash tests/tools/check.sh $(STEP_DIR)
 
 # Your file against the clean view of the solution (markers and hints removed).
 diff:

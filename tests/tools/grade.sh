@@ -147,19 +147,45 @@ fi
 mk() { (cd "$tree" && make --no-print-directory ${arch:+CUDA_ARCH="$arch"} "$@"); }
 
 # ---- per step: its record, filled phase by phase -------------------------------------------------
-declare -A why status npass ntotal pts ppts pfrac perf_note review
+declare -A why status npass ntotal pts ppts pfrac perf_note review uses
+files_of() { (cd "$top/$1" && ls *.cu *.cuh *.h *.c 2>/dev/null); }   # STEP: the files its exercise has
+uses_of() { sed -n 's/^LAB_USES *:= *//p' "$tree/$1/Makefile" 2>/dev/null; }
+uses_all() { # STEP: every step it builds on, directly or through another, one a line
+    local queue u seen=" "
+    read -r -a queue <<<"$(uses_of "$1")"
+    while [ ${#queue[@]} -gt 0 ]; do
+        u=${queue[0]}; queue=("${queue[@]:1}")
+        case $seen in *" $u "*) continue ;; esac
+        seen+="$u "; echo "$u"
+        read -r -a more <<<"$(uses_of "$u")"; queue+=("${more[@]}")
+    done
+}
+allowed_in() { # STEP: the calls its solution's own files make, one a line
+    if [ -d "$tree/solutions/$1" ]; then allowed_of "$tree/solutions/$1"
+    elif [ -f "$tree/tests/grade/allowed.txt" ]; then
+        awk -F'\t' -v s="$1" '$1 == s { print $2 }' "$tree/tests/grade/allowed.txt" | sort -u
+    fi
+}
 perf_steps=()
 for s in "${steps[@]}"; do
     log=$out/logs/$s; mkdir -p "$log"
     read -r "pts[$s]" "ppts[$s]" "pfrac[$s]" listed <<<"$(points_of "$s")"
     [ "$listed" = 1 ] || echo "note: $s has no line in $points_file: it scores ${pts[$s]} (the default)"
     status[$s]=""; why[$s]=""; npass[$s]=-; ntotal[$s]=-; perf_note[$s]=""; review[$s]=""
-    files=$(cd "$top/$s" && ls *.cu *.cuh *.h *.c 2>/dev/null)
+    # the step, and the steps it builds on (their Makefiles' LAB_USES, this tree's): the student's
+    # own copies of those are built into it, as in their tree (make check), so both give one verdict
+    uses[$s]=$(uses_all "$s" | tr '\n' ' ')
     if [ -n "$student" ]; then
         rm -rf "$tree/build/$s"
         missing=()
-        for f in $files; do
+        for f in $(files_of "$s"); do
             if [ -f "$student/$s/$f" ]; then cp "$student/$s/$f" "$tree/$s/$f"; else missing+=("$s/$f"); fi
+        done
+        # a used step's file the student does not have is not there for the build either, as in their tree
+        for d in ${uses[$s]}; do
+            for f in $(files_of "$d"); do
+                if [ -f "$student/$d/$f" ]; then cp "$student/$d/$f" "$tree/$d/$f"; else rm -f "$tree/$d/$f"; fi
+            done
         done
         if [ ${#missing[@]} -gt 0 ]; then
             status[$s]=failed; why[$s]="missing from the submission: ${missing[*]}"
@@ -169,15 +195,17 @@ for s in "${steps[@]}"; do
         rm -f "$tree/build/$s/test" "$tree/build/$s/run"
     fi
     # forbidden calls, except those the solution's own files make (a handout has their list, written
-    # by make handout from the solutions: the same verdict as the instructors' tree)
-    (cd "$tree/$s" && forbidden_scan $files) | sed "s|^|$s/|" >"$log/forbidden.all"
-    : >"$log/allowed.txt"
-    if [ -d "$tree/solutions/$s" ]; then allowed_of "$tree/solutions/$s" >"$log/allowed.txt"
-    elif [ -f "$tree/tests/grade/allowed.txt" ]; then
-        awk -F'\t' -v s="$s" '$1 == s { print $2 }' "$tree/tests/grade/allowed.txt" | sort -u >"$log/allowed.txt"
-    fi
-    awk 'FILENAME == ARGV[1] { ok[$0] = 1; next } { w = $0; sub(/^[^:]*:[0-9]*: /, "", w); if (!(w in ok)) print }' \
-        "$log/allowed.txt" "$log/forbidden.all" >"$log/forbidden.txt"
+    # by make handout from the solutions: the same verdict as the instructors' tree), in the step's
+    # files and in those of the steps it builds on
+    : >"$log/forbidden.all"; : >"$log/forbidden.txt"
+    for d in "$s" ${uses[$s]}; do
+        (cd "$tree/$d" && forbidden_scan $(files_of "$d")) | sed "s|^|$d/|" >"$log/forbidden.one"
+        allowed_in "$d" >"$log/allowed.txt"
+        awk 'FILENAME == ARGV[1] { ok[$0] = 1; next } { w = $0; sub(/^[^:]*:[0-9]*: /, "", w); if (!(w in ok)) print }' \
+            "$log/allowed.txt" "$log/forbidden.one" >>"$log/forbidden.txt"
+        cat "$log/forbidden.one" >>"$log/forbidden.all"
+    done
+    rm -f "$log/forbidden.one"
     if [ -s "$log/forbidden.txt" ]; then
         first=$(head -n1 "$log/forbidden.txt")
         if [ "$forbidden_policy" = zero ]; then
@@ -193,8 +221,9 @@ done
 
 # ---- build: the lab's own code first (a failure there is the grader's), then every step at once ---
 todo=()
-for s in "${steps[@]}"; do [ -z "${status[$s]}" ] && todo+=("build/$s/test"); done
-for s in "${perf_steps[@]}"; do [ -z "${status[$s]}" ] && todo+=("build/$s/run" "build/solutions/$s/run"); done
+# the test binary and ./run beside it: some tests run ./run (the options, step 9 under mpirun)
+for s in "${steps[@]}"; do [ -z "${status[$s]}" ] && todo+=("build/$s/test" "build/$s/run"); done
+for s in "${perf_steps[@]}"; do [ -z "${status[$s]}" ] && todo+=("build/solutions/$s/run"); done
 if [ ${#todo[@]} -gt 0 ]; then
     echo "building ${#todo[@]} targets (CUDA_ARCH=${arch:-the Makefile default}; log: $out/logs/build.log)"
     mk -j"$bjobs" grade-prereqs >"$out/logs/build-lab.log" 2>&1 ||
@@ -214,9 +243,9 @@ first_error() {
 for s in "${steps[@]}"; do
     [ -z "${status[$s]}" ] || continue
     log=$out/logs/$s
-    if [ ! -x "$tree/build/$s/test" ]; then   # again alone, for a log of this step only
-        mk -k "build/$s/test" >"$log/build.log" 2>&1
-        if [ ! -x "$tree/build/$s/test" ]; then
+    if [ ! -x "$tree/build/$s/test" ] || [ ! -x "$tree/build/$s/run" ]; then   # again alone, for a log of this step only
+        mk -k "build/$s/test" "build/$s/run" >"$log/build.log" 2>&1
+        if [ ! -x "$tree/build/$s/test" ] || [ ! -x "$tree/build/$s/run" ]; then
             status[$s]=failed; why[$s]="does not compile: $(first_error "$log/build.log")"
             { echo "${why[$s]}"; echo; echo "the build's errors:"
               grep -E -A3 '(^|[^A-Za-z_])(error|fatal error)|undefined reference|multiple definition' "$log/build.log" |
@@ -256,8 +285,9 @@ for s in "${steps[@]}"; do
     log=$out/logs/$s
     printf '  %-40s running its tests (%ss at most)\n' "$s" "$step_timeout"
     t0=$(date +%s)
-    (cd "$tree" && exec timeout -k 10 "$step_timeout" "build/$s/test" --verbose --ascii --tap="$log/test.tap" \
-        -j "$jobs" --timeout "$test_timeout") >"$log/test.log" 2>&1
+    # (the first test to find the GPU stuck writes $log/hang, and the suite's GPU tests after it skip)
+    (cd "$tree" && LAB_HANG_FILE="$log/hang" exec timeout -k 10 "$step_timeout" "build/$s/test" --verbose --ascii \
+        --tap="$log/test.tap" -j "$jobs" --timeout "$test_timeout") >"$log/test.log" 2>&1
     rc=$?
     echo $(($(date +%s) - t0)) >"$log/seconds"
     listed=$(cd "$tree" && timeout -k 5 60 "build/$s/test" --list --ascii 2>/dev/null | awk '/^[^ |`].*: [0-9]+ tests?$/ { n += $(NF - 1) } END { print n + 0 }')
@@ -279,16 +309,26 @@ for s in "${steps[@]}"; do
     npass[$s]=$p; ntotal[$s]=$((p + f + k))
     if [ "$f" -gt 0 ]; then
         status[$s]=failed; why[$s]=$first_fail
-        [ "$k" -gt 0 ] && why[$s]+=" ($k GPU tests not run: no GPU)"
+        if [ -s "$log/hang" ]; then [ "$k" -gt 0 ] && why[$s]+=" ($k more not run: a kernel never finished)"
+        elif [ "$k" -gt 0 ]; then why[$s]+=" ($k GPU tests not run: no GPU)"; fi
     elif [ "$k" -gt 0 ]; then
         status[$s]=failed
-        case $skip_reason in *GPU* | *CUDA* | *gpu*) why[$s]="not run: no GPU" ;; *) why[$s]="not run: $skip_reason" ;; esac
+        case $skip_reason in "not run: "*) why[$s]=$skip_reason ;; *GPU* | *CUDA* | *gpu*) why[$s]="not run: no GPU" ;;
+        *) why[$s]="not run: $skip_reason" ;; esac
     elif [ "$p" = 0 ]; then
         status[$s]=failed; why[$s]="no test ran"
     else
         status[$s]=passed
     fi
-    { echo "tests: $p passed, $f failed, $k not run, of $((p + f + k))"
+    # a step it builds on whose TODOs are left (the student's own copy): said first, as make check does
+    left=""
+    for u in ${uses[$s]}; do
+        t=$(cd "$tree" && bash tests/tools/step-info.sh --todos "$u" | sed -n 's/^[^:]*:[0-9]*: \(TODO([0-9]*)\).*/\1/p' | paste -sd, - | sed 's/,/, /g')
+        [ -n "$t" ] && left+="${left:+; }$u: $t left"
+    done
+    [ "${status[$s]}" = failed ] && [ -n "$left" ] && why[$s]="builds on unfinished steps ($left); ${why[$s]}"
+    { [ -n "$left" ] && echo "note: $s builds on steps whose TODOs are not all done ($left): their code runs in its tests"
+      echo "tests: $p passed, $f failed, $k not run, of $((p + f + k))"
       [ "$k" -gt 0 ] && echo "not run: $skip_reason"
       [ "$f" -gt 0 ] && { echo "failing tests (the first is the reason):"; tail -n +2 <<<"$summary"; }
       [ -n "${review[$s]}" ] && { echo "${review[$s]}"; sed 's/^/  /' "$log/forbidden.txt"; }
