@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch10-reduction/step4` gives graded hints. */
 /* block_tree.cuh - ch10 step 4: step 3's tree for any operator, over the
  * block's partials in shared memory (Fig 10.13 lines 07-12). Step 5 uses it
  * too. */

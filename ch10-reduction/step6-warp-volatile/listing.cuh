@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch10-reduction/step6` gives graded hints. */
 /* listing.cuh - ch10 step 6: the warp-synchronous listing's loop, over a
  * grid, and the launcher of a kernel in the listing's shape; steps 7 and 8
  * use them too (step 7 both, step 8 the launcher). */

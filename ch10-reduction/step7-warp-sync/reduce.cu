@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch10-reduction/step7` gives graded hints. */
 /* reduce.cu - ch10 step 7: step 6's warp reductions made correct under
  * independent thread scheduling: __syncwarp() between the steps, or register
  * shuffles (warp_sync.cuh); the loop and the launcher are step 6's.

@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch12-merge/step1` gives graded hints. */
 /* co_rank.cu - ch12 step 1: the chapter starts here: one thread per output
  * rank k computes its co-rank with Fig 12.5's co_rank (co_rank.h, with Fig
  * 12.2's merge_sequential); the driver checks every one.

@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch12-merge/step1` gives graded hints. */
 /* co_rank_driver.c - ./run for ch12 step 1: co-ranks of every output rank
  * k = 0..m+n on the GPU, checked against the stable merge on the CPU.
  * --example replays the book's co-rank walk (Figs 12.6-12.8) with the step's

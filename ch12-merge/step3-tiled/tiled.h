@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch12-merge/step3` gives graded hints. */
 /* tiled.h - ch12 step 3: the parts of the tiled merge (Figs 12.11-12.13)
  * that steps 4 and 5 reuse: a span of the output and the input spans it
  * merges from, the block's span found by co-rank (Part 1), the number of

@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch12-merge/step6` gives graded hints. */
 /* merge.cu - ch12 step 6 (beyond the book): step 5's exact tiles, with each
  * thread merging a fixed number of outputs in registers and each tile
  * leaving in 16-byte stores: the merge at CUB's speed.

@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step7` gives graded hints. */
 /* onesweep.cuh - ch13 step 7 (beyond the book): step 4's three launches per
  * digit (local sort, table scan, scatter) become one, because each block finds
  * where its digit runs go by looking back at the blocks before it while it

@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step7` gives graded hints. */
 /* onesweep.h - step 7's sort as other code calls it (C or CUDA): the
  * single-pass radix sort of onesweep.cuh, 32-bit keys with optional 32-bit
  * values, stable, n up to 2^31 - 1, everything on the caller's stream and in

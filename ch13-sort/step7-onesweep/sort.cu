@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step7` gives graded hints. */
 /* sort.cu - ch13 step 7 (beyond the book): step 4's three launches per digit
  * become one per digit, each block finding its places by decoupled look-back
  * (Adinets and Merrill, "Onesweep", 2022). The kernels and the entry points

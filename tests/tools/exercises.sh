@@ -32,7 +32,9 @@ generate() {
     (cd "$sol" && awk -v step="$step" -v outdir="$out" -v view="$view" -f "$here/exercise.awk" $files)
     [ "$view" = exercise ] || return 0
     short=${step%%/*}/step$(sed 's/.*\/step\([0-9]*\).*/\1/' <<<"$step")
+    # the line that says what to do, on the files that hold a TODO (not on a header it only reads)
     for f in $files; do
+        grep -q '/\* TODO([0-9]*)' "$out/$f" || continue
         { printf '/* Exercise: fill in each TODO; `make hint STEP=%s` gives graded hints. */\n' "$short"
           cat "$out/$f"; } >"$out/$f.h1"
         mv "$out/$f.h1" "$out/$f"
