@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# plots.sh - `make plots`: the benchmark CSVs -> PNG, SVG and PDF charts under docs/plots/<gpu>/.
-# First results/<gpu>/*.csv (a fresh `make bench`) are copied to docs/plots/<gpu>/ when newer:
-# the CSVs are committed next to the charts made from them, so anyone can re-plot without a
-# GPU. Then, for every docs/plots/<gpu>/<chapter>.csv, the charts its rows allow:
+# plots.sh [--merge-only] - `make plots`: the benchmark CSVs -> PNG, SVG and PDF charts under
+# docs/plots/<gpu>/. First each results/<gpu>/*.csv (a fresh `make bench`) newer than its committed
+# docs/plots/<gpu>/ CSV is merged into it (tests/bench/merge.awk: by step, parameters and size, the
+# newer run's row winning, no row lost; it says what it replaced), or copied there when there is
+# none: the CSVs are committed next to the charts made from them, so anyone can re-plot without a
+# GPU. --merge-only stops there. Then, for every docs/plots/<gpu>/<chapter>.csv, the charts its
+# rows allow:
 #   <chapter>-throughput   the chapter's metric against n (log-log): a line per step, CUB, the copy
 #   <chapter>-ladder       every step and CUB at the largest n, with the ratio to CUB on each bar
 #   <chapter>-ladder-nK    the same at n = 2^K, for steps that stop at 2^K (every bar at 2^K)
@@ -33,25 +36,42 @@ cd "$here/../.."
 results=${BENCH_RESULTS:-results}
 plots=${PLOTS_DIR:-docs/plots}
 
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
 shopt -s nullglob
 fresh=("$results"/*/*.csv)
 for csv in "${fresh[@]}"; do
     gpu=$(basename "$(dirname "$csv")")
     mkdir -p "$plots/$gpu"
-    if [ ! -e "$plots/$gpu/${csv##*/}" ] || [ "$csv" -nt "$plots/$gpu/${csv##*/}" ]; then
-        cp "$csv" "$plots/$gpu/"
-        echo "plots: $csv -> $plots/$gpu/"
+    dest=$plots/$gpu/${csv##*/}
+    if [ ! -e "$dest" ]; then
+        cp "$csv" "$dest"
+        echo "plots: $csv -> $dest (no committed CSV to merge into)"
+        continue
     fi
+    [ "$csv" -nt "$dest" ] || continue
+    d=$(sed -n 's/^# date: //p' "$csv" | head -n1)
+    if [ -n "$d" ] && grep -q "^# \(date: $d\|merged: .*measured on $d \)" "$dest"; then
+        echo "plots: $csv is merged into $dest already"
+        continue
+    fi
+    echo "plots: $csv merged into $dest"
+    awk -v out="$tmp/merged.csv" -v from="$csv" -v fresh_time="$(date -u -r "$csv" +%Y-%m-%dT%H:%M:%SZ)" \
+        -f tests/bench/merge.awk "$dest" "$csv"
+    case $? in
+    0) mv "$tmp/merged.csv" "$dest" ;;
+    3) ;;
+    *) echo "plots: $dest left as it was" >&2; exit 1 ;;
+    esac
 done
+[ "${1:-}" = --merge-only ] && exit 0
 csvs=("$plots"/*/*.csv)
 if [ ${#csvs[@]} = 0 ]; then
     echo "plots: no benchmark CSVs in $results/*/ or $plots/*/: run make bench on a GPU machine first" >&2
     exit 1
 fi
 gnuplot=$(bash tests/bench/fetch-gnuplot.sh)
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 formats="png svg pdf"
 pdf_from_svg=""

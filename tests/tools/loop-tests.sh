@@ -15,6 +15,11 @@
 #   TODO comments and HINTS fit 100 columns; make hint shows a TODO whose comment is gone.
 #   make help lists every command README.md lists; make sanitize says what is missing before it
 #     builds; make check without a GPU says how many host tests ran the student's code.
+#   Issue 37: an exercise builds on the student's own steps (no path of solutions/ in its build),
+#     and make check says first which TODOs of them are left; make status, make -q and make -n
+#     leave build/.arch alone; the every-architecture notice only where a build starts; make status
+#     marks a check result older than the files; make plots merges a quick bench losing no row;
+#     make docs-check catches a stale TODO line, a README's TODO(k) and a target make help lacks.
 # CUDA_ARCH (default 90) is the one architecture built. KEEP=1 keeps the scratch folder.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
@@ -50,9 +55,12 @@ hdr=$(cd "solutions/$s3" && ls *.h | head -n1) k3=$(cd "$s3" && ls *.cu | head -
 # ---- issue 23, items 1 and 12: no rule deletes a file ----------------------------------------------
 mk -j2 ch12-merge/step3 >"$tmp/b1.log" 2>&1; rc=$?
 check "make ch12-merge/step3 builds and links ./run (exit $rc)" [ "$rc" = 0 -a -L run ]
-rm "$s3/$hdr"; touch "$s3/$k3"
+rm "$s3/$hdr"   # issue 37 item 3: nothing else touched, the objects built from it up to date
 mk ch12-merge/step3 >"$tmp/b2.log" 2>&1; rc=$?
 check "with $s3/$hdr gone, make ch12-merge/step3 fails (exit $rc)" [ "$rc" != 0 ]
+mk ch12-merge/step3 >"$tmp/b2b.log" 2>&1; rc=$?
+check "  ... and fails again, naming it (exit $rc): the old objects are not taken for current" \
+    eval '[ "$rc" != 0 ] && grep -q "missing $hdr" "$tmp/b2b.log"' 
 check "  ... and deletes nothing else: git status shows only $s3/$hdr gone" \
     [ "$(git status --porcelain --untracked-files=no)" = " D $s3/$hdr" ]
 has "missing $hdr" "$tmp/b2.log" && has "git checkout -- $s3/$hdr" "$tmp/b2.log" && has "make exercises STEP=ch12-merge/step3" "$tmp/b2.log"
@@ -64,9 +72,11 @@ check "make status lists every step and says $s3 is missing a file" \
 has "^$s3 *missing" "$tmp/st.log" || bad "  ... status of $s3: $(grep "^$s3" "$tmp/st.log")"
 mk exercises STEP=ch12-merge/step3 >"$tmp/ex.log" 2>&1; rc=$?
 check "make exercises STEP=ch12-merge/step3 writes it again, and the tree is as committed (exit $rc)" eval '[ "$rc" = 0 ] && clean_tree'
+mk -j2 ch12-merge/step3 >/dev/null 2>&1
 rm "$s3/$k3"
 mk ch12-merge/step3 >"$tmp/b3.log" 2>&1; rc=$?
 check "with the kernel file gone, the step is still a step: make names $k3 (exit $rc)" eval '[ "$rc" = 2 ] && grep -q "missing $k3" "$tmp/b3.log"'
+check "  ... and leaves no ./run of the old build" [ ! -e run -a ! -L run ]
 git checkout -q -- "$s3"
 for cmd in "-B ch13-sort/step7" "V=1 -B ch13-sort/step7"; do
     mk -j2 $cmd >"$tmp/b4.log" 2>&1; rc=$?
@@ -87,6 +97,33 @@ mk hint STEP=./ch12-merge/step3/ >"$tmp/p2.log" 2>&1; rc=$?
 check "make hint STEP=./ch12-merge/step3/ (exit $rc)" eval '[ "$rc" = 0 ] && grep -q "^TODO(1)" "$tmp/p2.log"'
 mk ch12-merge/step99 >"$tmp/p3.log" 2>&1; rc=$?
 check "make ch12-merge/step99: not a step, said so (exit $rc)" eval '[ "$rc" != 0 ] && grep -q "is not a step" "$tmp/p3.log"'
+
+# ---- issue 37: an exercise builds on the student's own steps, and asking changes nothing -------------
+s4=$(ex ch12-merge/step4)
+n=$(mk -n -B "build/$s4/test" "build/$s4/run" 2>/dev/null | grep -c 'solutions/')
+check "the build of $s4 (it builds on steps 3 and 1) names no file of solutions/ ($n commands do)" [ "$n" = 0 ]
+n=$(cat "build/$s3"/*.d 2>/dev/null | grep -c 'solutions/')
+check "  ... and the dependencies of $s3's last build name none ($n do)" [ "$n" = 0 ]
+if ! nvidia-smi -L >/dev/null 2>&1; then
+    arch0=$(cat build/.arch)
+    env -u CUDA_ARCH make --no-print-directory status >"$tmp/st0.log" 2>&1
+    check "no GPU, no CUDA_ARCH: make status keeps build/.arch ($arch0)" [ "$(cat build/.arch)" = "$arch0" ]
+    check "  ... and says $s3, built with CUDA_ARCH=$CUDA_ARCH, builds (not stale)" \
+        eval 'grep -qE "^$s3 +[a-z]+ +[0-9]+ +yes " "$tmp/st0.log"'
+    env -u CUDA_ARCH make --no-print-directory -q "build/$s3/run" >/dev/null 2>&1
+    env -u CUDA_ARCH make --no-print-directory -n "build/$s3/run" >/dev/null 2>&1
+    check "  ... and so do make -q and make -n" [ "$(cat build/.arch)" = "$arch0" ]
+    # issue 37 item 5: the notice where a build for every architecture starts, and nowhere else
+    mkdir -p "$tmp/none"
+    { env -u CUDA_ARCH make --no-print-directory bench
+      env -u CUDA_ARCH make --no-print-directory plots PLOTS_DIR="$tmp/none" BENCH_RESULTS="$tmp/none"
+      env -u CUDA_ARCH make --no-print-directory profile STEP=ch12-merge/step3; } >"$tmp/nb.log" 2>&1
+    check "make bench, make plots and make profile, which build nothing here, say nothing of every architecture" \
+        eval '! grep -q "every architecture" "$tmp/nb.log"'
+    (cd "$s3" && env -u CUDA_ARCH make -n) >"$tmp/sf.log" 2>&1
+    check "cd $s3 && make (no CUDA_ARCH): says it builds for every architecture" has 'building for every architecture' "$tmp/sf.log"
+    check "  ... and a dry run (-n) leaves build/.arch as it was" [ "$(cat build/.arch)" = "$arch0" ]
+fi
 
 # ---- started and edited: the generator's view, never a header line -------------------------------
 s1=$(ex ch12-merge/step1); h1=$(cd "$s1" && ls *.h | head -n1)
@@ -128,7 +165,45 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
     check "make check without a GPU: not a pass (exit $rc), and says how many host tests ran your code" \
         eval '[ "$rc" != 0 ] && grep -q "host tests that passed ran your code" "$tmp/c1.log" && grep -q "^make check took" "$tmp/c1.log"'
     grep -E 'host tests|make check took' "$tmp/c1.log" | sed 's/^/      /'
+    check "  ... and says first that $s3 builds on ch12-merge/step1-co-rank, whose TODOs are left" \
+        eval 'grep -q "^note: $s3 builds on your $(ex ch12-merge/step1), whose TODOs" "$tmp/c1.log"'
+    echo '/* an edit */' >>"$s3/$k3"
+    mk status >"$tmp/st2.log" 2>&1
+    check "make status marks the last make check of $s3 as older than the file since edited" \
+        eval 'grep -q "^$s3 .*NOT RUN.*(before you changed $s3/$k3)" "$tmp/st2.log"'
+    git checkout -q -- "$s3"
 fi
+
+# ---- issue 37 item 4: make plots merges a quick bench into the committed CSV, losing no row ---------
+committed=$(ls docs/plots/*/ch12-merge.csv | head -n1)
+if [ -n "$committed" ]; then
+    pd=$tmp/plots/G rd=$tmp/results/G; mkdir -p "$pd" "$rd"; cp "$committed" "$pd/ch12-merge.csv"
+    rows0=$(grep -vc '^#' "$pd/ch12-merge.csv")
+    { grep '^#' "$committed" | grep -v '^# \(report\|merged\)' | sed 's/^# date: .*/# date: 2099-01-01T00:00:00Z/'
+      grep '^chapter,' "$committed"
+      grep -v '^#' "$committed" | grep ',size,' | sed -n '2,3p' | awk -F, -v OFS=, '{ $5 = "7.777"; print }'
+      grep -v '^#' "$committed" | grep ',size,' | sed -n '2p' | awk -F, -v OFS=, '{ $4 = 12345; print }'; } >"$rd/ch12-merge.csv"
+    PLOTS_DIR="$tmp/plots" BENCH_RESULTS="$tmp/results" bash tests/bench/plots.sh --merge-only >"$tmp/merge.log" 2>&1; rc=$?
+    rows1=$(grep -vc '^#' "$pd/ch12-merge.csv")
+    check "a quick bench of 3 rows merged into the committed CSV ($rows0 lines): $rows1 lines, none lost (exit $rc)" \
+        [ "$rc" = 0 -a "$rows1" = $((rows0 + 1)) ]
+    check "  ... the newer run's rows win ($(grep -c ',7.777,' "$pd/ch12-merge.csv") of 2), and it says what it replaced" \
+        eval '[ "$(grep -c ",7.777," "$pd/ch12-merge.csv")" = 2 ] && [ "$(grep -c "^    replaced " "$tmp/merge.log")" = 2 ] && grep -q "2 replace" "$tmp/merge.log"'
+    sed 's/^/      /' "$tmp/merge.log" | head -n 4 | cut -c1-160
+    touch "$rd/ch12-merge.csv"
+    PLOTS_DIR="$tmp/plots" BENCH_RESULTS="$tmp/results" bash tests/bench/plots.sh --merge-only >"$tmp/merge2.log" 2>&1
+    check "  ... and a second make plots merges nothing again" eval '[ "$(grep -vc "^#" "$pd/ch12-merge.csv")" = "$rows1" ] && grep -q "already" "$tmp/merge2.log"'
+fi
+
+# ---- issue 37 item 6: make docs-check catches a stale TODO line, a README's TODO(k) and a target -----
+sed -i "s|$s3/$k3:33: TODO(3)|$s3/$k3:47: TODO(3)|" README.md
+sed -i 's/TODO(1) `load_tile`/TODO(1) `merge_tile`/' "solutions/$s3/README.md"
+printf '\n`make no-such-target` does nothing.\n' >>docs/instructors.md
+bash tests/tools/docs-check-steps.sh >"$tmp/dc.log" 2>&1; rc=$?
+check "docs-check names a quoted TODO line that the exercise no longer has (exit $rc)" has "README.md:.*$s3/$k3:47: TODO(3)" "$tmp/dc.log"
+check "  ... a README's TODO(1) that names another function than the code's" has "TODO(1) names merge_tile; .* load_tile()" "$tmp/dc.log"
+check "  ... and a make target that make help does not list" has "names make no-such-target" "$tmp/dc.log"
+git checkout -q -- README.md "solutions/$s3/README.md" docs/instructors.md
 check "at the end, git status is clean" clean_tree
 
 echo
