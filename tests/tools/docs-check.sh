@@ -31,6 +31,9 @@
 #              && ./run` line whose command does not set it, and "`--opt` ... default V" in prose,
 #              against the defaults --help prints (of the steps built: make all first; the
 #              chapter's steps for a guide)
+#   steps      tests/tools/docs-check-steps.sh: quoted TODO lines against the exercises as they are,
+#              a README's TODO(k) against the function make hint numbers k, every make target the
+#              docs name in make help, the option ranges of ./run --help against what ./run takes
 # Each fault is reported once: a step with no catalogue line is not also reported by every table
 # that names it.
 # A step being written (no folder under solutions/ yet, or no README.md or kernel file in it) is
@@ -374,10 +377,15 @@ if [ ${#nodefaults[@]} -gt 0 ]; then
     echo "-- the defaults quoted for $k step$([ "$k" = 1 ] || echo s) not checked: $([ "$k" = 1 ] && echo its || echo their) ./run is not built (make all first)"
 fi
 
+# ---- steps: what the docs say of the student's commands (tests/tools/docs-check-steps.sh) ----------
+while IFS= read -r l; do
+    case $l in '!! '*) bad "${l#!! }" ;; *) echo "$l" ;; esac
+done < <(bash tests/tools/docs-check-steps.sh)
+
 # ---- summary ---------------------------------------------------------------------------
 if [ "$nbad" -gt 0 ]; then
     echo "docs-check: $nbad problem$([ "$nbad" = 1 ] || echo s)$([ "$npending" = 0 ] || echo ", $npending pending")"
     exit 1
 fi
-echo "docs-check: ok (catalogue, labels, kernel headers, errata IDs and pins, tests named, links, paths, files, defaults$([ "$npending" = 0 ] || echo "; $npending pending: steps not yet under solutions/"))"
+echo "docs-check: ok (catalogue, labels, kernel headers, errata IDs and pins, tests named, links, paths, files, defaults, TODO lines and names, make targets, option ranges$([ "$npending" = 0 ] || echo "; $npending pending: steps not yet under solutions/"))"
 exit 0

@@ -13,6 +13,7 @@ cat <<'TEXT'
   make status                           every step: untouched, TODOs left, builds, passed
   make list                             the catalogue: every step, its figures and its idea
   make profile STEP=ch12-merge/step3    Nsight Compute's counters, beside the step before [FULL=1]
+  make all                              every step and its tests, built (make -j8 all: 8 at once)
 TEXT
 if [ -n "$sol" ]; then cat <<'TEXT'
   make solutions/ch12-merge/step3       build the solution, and point ./run at it
@@ -22,10 +23,15 @@ if [ -n "$sol" ]; then cat <<'TEXT'
   make sanitize                         compute-sanitizer over every solution step
   make bench [CHAPTERS="ch12-merge"]    benchmarks against CUB and the copy ceiling (on a GPU)
   make plots                            the plots, from the benchmarks' CSVs
+  make mutants                          the wrong variants, each caught by its suite (in make test)
+  make profile-collect [CHAPTERS=...]   every solution step's counters, for the committed profile
   make exercises [STEP=...] [FORCE=1]   regenerate the exercises (keeps your edits unless FORCE=1)
+  make exercises-check                  the exercises are what make exercises writes (CI)
   make handout [OUT=dir]                the students' tree, without solutions (leak-checked)
+  make handout-check [OUT=dir]          the leak check alone, on a handout made earlier
   make grade [STUDENT=dir] [STEP=...]   score a student's steps on a GPU (Gradescope, JUnit, TAP)
   make docs-check                       the docs agree with the catalogue, the errata and the tree
+  make catalogue-readmes                each step README's first line from docs/catalogue.txt
 TEXT
 else cat <<'TEXT'
   make test                             every step you have started, checked
