@@ -4,10 +4,11 @@
 #   1. make handout into a scratch folder (its leak check runs);
 #   2. the leak check fails on a copy of the handout with one solution line planted in it;
 #   3. a student's tree made from the handout: three exercises filled with the solution's files,
-#      one filled with a wrong tie rule (a B-first merge comparing raw values: the wrong variant
-#      tests/mutants/ch12-merge/step1-raw-values-B-first-ties.sed applied to the solution), one
-#      whose kernels loop forever, one whose kernel writes one element past the end of its
-#      output, and common/ and a suite broken (which must not matter);
+#      one filled with a wrong tie rule (a register merge that takes B first on a tie: the wrong
+#      variant tests/mutants/ch12-merge/step6-register-merge-B-first-tie.sed applied to the
+#      solution), one whose kernels loop forever, one whose kernel writes one element past the end
+#      of its output, and common/ and a suite broken (which must not matter); ch12 step 1, which
+#      ch12 steps 2 and 3 build on (the student's own copy, as in their make check), filled too;
 #   4. make grade STUDENT=that tree on those six steps, with performance credit on for one step:
 #      the table, results.json, the JUnit XML (short);
 #   5. a summary table, last: each expectation and what happened. Exit 1 when one is not met.
@@ -51,10 +52,11 @@ stu=$tmp/student; mkdir -p "$stu"; tar -C "$h" --exclude=./.deps -cf - . | tar -
 fill() { cp "solutions/$1"/*.cu "$stu/$1/"; for f in "solutions/$1"/*.cuh "solutions/$1"/*.h "solutions/$1"/*.c; do [ -f "$f" ] && cp "$f" "$stu/$1/"; done; }
 good=("$(step_of ch10-reduction/step1)" "$(step_of ch12-merge/step2)" "$(step_of ch13-sort/step1)")
 for s in "${good[@]}"; do fill "$s"; done
-# a B-first tie rule in the sequential merge (Fig 12.2), as a student who compares raw values might write it
-wrong=$(step_of ch12-merge/step1); fill "$wrong"
+fill "$(step_of ch12-merge/step1)"   # steps 2 and 3 build on the student's own step 1
+# a B-first tie rule in merge path's register merge, a step no other demo step builds on
+wrong=$(step_of ch12-merge/step6); fill "$wrong"
 mut=""
-for m in step1-raw-values-B-first-ties step1-merge-takes-B-on-ties; do [ -f "tests/mutants/ch12-merge/$m.sed" ] && { mut=tests/mutants/ch12-merge/$m.sed; break; }; done
+for m in step6-register-merge-B-first-tie step6-search-B-first-tie; do [ -f "tests/mutants/ch12-merge/$m.sed" ] && { mut=tests/mutants/ch12-merge/$m.sed; break; }; done
 [ -n "$mut" ] || mut=$(grep -l "^# step: *solutions/$wrong *\$" tests/mutants/ch12-merge/*.sed | grep -i tie | head -n1)
 echo "== the wrong step: $wrong with $mut ($(sed -n 's/^# why: *//p' "$mut"))"
 mfile=$(sed -n 's/^# file: *//p' "$mut" | head -n1)
@@ -106,7 +108,8 @@ l=$(grep "^${good[0]} (performance)" "$g/table.txt")
 row "${good[0]} performance credit (2@0.5)" "2/2 (same code as the solution)" "$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\/[0-9]+$/) { print $i; exit } }' <<<"$l")" \
     "$(grep -q ' 2/2 ' <<<"$l" && echo ok || echo FAIL)"
 l=$(line "$wrong"); row "$wrong (B-first tie)" "0/10, a failing test named" "$(got "$l")" "$([[ $l == *" 0/10 "*"::"* ]] && echo ok || echo FAIL)"
-l=$(line "$loop"); row "$loop (kernels never finish)" "0/10, timed out; grade goes on" "$(got "$l")" "$([[ $l == *" 0/10 "*"timed out"* ]] && echo ok || echo FAIL)"
+l=$(line "$loop"); row "$loop (kernels never finish)" "0/10, past its deadline; goes on" "$(got "$l")" \
+    "$([[ $l == *" 0/10 "* ]] && [[ $l == *"timed out"* || $l == *"did not finish"* ]] && echo ok || echo FAIL)"
 l=$(line "$oob"); row "$oob (writes C[m + n])" "0/10, a failing test named" "$(got "$l")" "$([[ $l == *" 0/10 "* ]] && [[ $l != *"does not compile"* ]] && echo ok || echo FAIL)"
 leftover=0 scratch=$(cd build/grade/tree 2>/dev/null && pwd -P)   # test processes still running in the grader's scratch tree
 for pid in $(pgrep -f 'build/ch[0-9]+-[a-z]+/step[0-9][^ ]*/test'); do

@@ -49,6 +49,7 @@ top=$(pwd)
 # The tools a student never needs: wrong variants (edits of the solutions), the GPU batch, the
 # distribution check and the kit's own tests. The rest of tests/ travels, but tests/mutants and tests/bench.
 NOT_IN_HANDOUT="mutants.sh device-check.sh distro-check.sh handout.sh classroom-tests.sh classroom-gpu-demo.sh loop-tests.sh"
+NOT_IN_HANDOUT+=" hang-gpu-demo.sh verdict-gpu-demo.sh"
 # Documents that are the instructors' or the maintainers'.
 DOCS_NOT_IN_HANDOUT="instructors.md adding-a-step.md"
 
