@@ -13,7 +13,12 @@
 #     with the compiler's first error; a student's broken common/ and tests/ change nothing; a
 #     step that calls exit() is not accepted; a grade run in a handout (the student's preview)
 #     gives an untouched step the verdict the instructors' tree gives it (the last step, whose
-#     solution's own calls the grader must allow from the handout's list).
+#     solution's own calls the grader must allow from the handout's list); the grader builds ./run
+#     beside the suite (some tests run it).
+#   issue 37 item 7: a handout's step 3 filled with the solution over its step 1 untouched: make
+#     check says first which TODOs of step 1 are left; the handout's make grade and this tree's
+#     (STUDENT=) give one verdict, naming them; with step 1 done too, again one verdict, and this
+#     tree's grade took the student's step 1. make hint in the handout never points at make diff.
 #   the handout's README, HINTS and make help never point at solutions/ or make diff; a file whose
 #     first line was removed counts as started, and make test checks that step.
 # CUDA_ARCH (default 90) is the one architecture built. KEEP=1 keeps the scratch folder.
@@ -190,6 +195,39 @@ make --no-print-directory grade STEP="$last" GRADE_OUT="$tmp/g6i" >"$tmp/grade6i
 lh=$(grep "^$last " "$tmp/g6h/table.txt" 2>/dev/null) li=$(grep "^$last " "$tmp/g6i/table.txt" 2>/dev/null)
 check "untouched $last: the handout's make grade gives the instructors' tree's verdict" [ -n "$lh" -a "$lh" = "$li" ]
 [ "$lh" = "$li" ] || printf '      handout:     %s\n      instructors: %s\n' "$lh" "$li"
+
+# ---- issue 37 items 7 and 8: one verdict where a step builds on another; what a suite runs, built --
+s0=${grade_steps[0]}
+n=$(grep -c "not built beside this suite" "$g1/logs/$s0/test.tap" 2>/dev/null)
+check "make grade builds ./run beside the suite: no test of $s0 skipped for want of it ($n were)" [ "${n:-0}" = 0 ]
+s3=$(for s in "${ex_steps[@]}"; do [[ $s == ch12-merge/step3-* ]] && echo "$s"; done)
+s1=$(for s in "${ex_steps[@]}"; do [[ $s == ch12-merge/step1-* ]] && echo "$s"; done)
+if [ -n "$s3" ] && [ -n "$s1" ]; then
+    mkdir -p "$tmp/s1.orig" "$tmp/s3.orig" && cp -p "$h/$s1"/* "$tmp/s1.orig/" && cp -p "$h/$s3"/* "$tmp/s3.orig/"
+    for f in solutions/"$s3"/*.cu solutions/"$s3"/*.h; do cp "$f" "$h/$s3/"; done
+    make --no-print-directory -C "$h" check STEP=ch12-merge/step3 >"$tmp/h-check3.log" 2>&1
+    first_note=$(grep -n "^note: $s3 builds on your $s1" "$tmp/h-check3.log" | head -n1 | cut -d: -f1)
+    first_syn=$(grep -n "Synthesis" "$tmp/h-check3.log" | head -n1 | cut -d: -f1)
+    check "a handout's $s3, right, over its $s1 untouched: make check says first which TODOs of $s1 are left" \
+        eval '[ -n "$first_note" ] && [ -n "$first_syn" ] && [ "$first_note" -lt "$first_syn" ] && grep -q "    $s1/co_rank.h:[0-9]*: TODO(1)" "$tmp/h-check3.log"'
+    verdicts() { # TAG: the handout's own grade (in place) and this tree's of the handout (STUDENT=), step 3
+        make --no-print-directory -C "$h" grade STEP=ch12-merge/step3 GRADE_OUT="$tmp/g7h-$1" >/dev/null 2>&1
+        make --no-print-directory grade STUDENT="$h" STEP=ch12-merge/step3 GRADE_OUT="$tmp/g7i-$1" >/dev/null 2>&1
+        vh=$(grep "^$s3 " "$tmp/g7h-$1/table.txt" 2>/dev/null) vi=$(grep "^$s3 " "$tmp/g7i-$1/table.txt" 2>/dev/null)
+    }
+    verdicts untouched
+    check "  ... make grade in the handout and in this tree (STUDENT=) give one verdict, naming $s1's TODOs" \
+        eval '[ -n "$vh" ] && [ "$vh" = "$vi" ] && [[ $vi == *"builds on unfinished steps ($s1: TODO(1)"* ]]'
+    printf '      %s\n' "$vi" | cut -c1-170
+    for f in solutions/"$s1"/*.h; do cp "$f" "$h/$s1/"; done
+    verdicts done
+    check "  ... with the handout's $s1 done: both verdicts again one, and this tree's grade took the student's $s1" \
+        eval '[ -n "$vh" ] && [ "$vh" = "$vi" ] && [[ $vi != *"builds on"* ]]'
+    printf '      %s\n' "$vi" | cut -c1-170
+    cp -p "$tmp/s1.orig"/* "$h/$s1/"; cp -p "$tmp/s3.orig"/* "$h/$s3/"   # the handout as handed out again
+fi
+hits=$(cd "$h" && { make --no-print-directory hint STEP="$first"; make --no-print-directory hint STEP="$first" N=99; } 2>&1 | grep -cE 'solutions/|make diff')
+check "make hint in the handout never points at solutions/ or make diff ($hits lines do)" [ "$hits" = 0 ]
 
 echo
 echo "classroom tests: $npass passed, $nfail failed ($(($(date +%s) - t0)) s)"
