@@ -5,10 +5,12 @@
 #   GRADE_STEPS    the exercise steps to grade (STEP=, else every step)
 #   GRADE_POINTS   the points file (POINTS=, default tests/grade/points.txt; its header says the format)
 #   GRADE_STUDENT  STUDENT=: a student's tree. Only the student's step files (for each graded step,
-#                  the files its exercise has: *.cu *.cuh *.h *.c) are copied, into a scratch copy of
-#                  this tree (GRADE_TREE, default build/grade/tree): the tests, common/ and the
-#                  references stay this tree's, whatever the student changed elsewhere. Unset: the
-#                  steps of this tree are graded in place (a student's preview in their handout).
+#                  and each step it builds on: its Makefile's LAB_USES, the student's own copy, as
+#                  their make check builds it; the files its exercise has: *.cu *.cuh *.h *.c) are
+#                  copied, into a scratch copy of this tree (GRADE_TREE, default build/grade/tree):
+#                  the tests, common/ and the references stay this tree's, whatever the student
+#                  changed elsewhere. Unset: the steps of this tree are graded in place (a student's
+#                  preview in their handout).
 #   GRADE_ARCH     CUDA_ARCH
 # Settings (make variables or the environment):
 #   GRADE_OUT=grade          results.json, junit.xml, results.tap, table.txt and logs/<step>/ go there
@@ -24,7 +26,8 @@
 # A step scores its points when every test ran and passed; 0 otherwise, with the first reason:
 # a file missing from the submission, a forbidden call, the compiler's first error, the suite
 # timing out or crashing, the first failing test, or "not run: no GPU" when GPU tests skipped.
-# Exit status: 0 when the grade ran (whatever the scores), 2 when it could not.
+# The reports: tests/tools/grade-report.awk. Exit status: 0 when the grade ran (whatever the
+# scores), 2 when it could not.
 #   grade.sh --allowed SOLUTION_STEP...  prints "STEP<TAB>WHAT" for each forbidden call or
 #                  directive the solution itself makes (so a step's own use is allowed): make
 #                  handout writes them to tests/grade/allowed.txt, which a handout grades with.
@@ -371,70 +374,7 @@ for s in "${steps[@]}"; do
 done
 elapsed=$(($(date +%s) - start))
 awk -F'\t' -v out="$out" -v elapsed="$elapsed" -v gpu="${gpu:-none visible}" -v when="$(date -u '+%Y-%m-%d %H:%M UTC')" \
-    -v who="${student:-$top (in place)}" -v commit="$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)" '
-function jesc(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, "\\t", s); gsub(/\r/, "\\r", s); gsub(/\n/, "\\n", s); return s }
-function xesc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s); return s }
-function slurp(f,   s, l) { s = ""; while ((getline l < f) > 0) s = s l "\n"; close(f); return s }
-{
-    n++; step[n] = $1; kind[n] = $2; st[n] = $3; sc[n] = $4; mx[n] = $5; np[n] = $6; nt[n] = $7; note[n] = $8
-    text[n] = slurp($9); secs[n] = $10; name[n] = $1 ($2 == "perf" ? " (performance)" : "")
-    total += $4; max += $5; if ($3 != "passed") fails++
-}
-END {
-    # the table
-    tf = out "/table.txt"
-    printf "%-44s %-9s %-11s %s\n", "step", "tests", "points", "note" > tf
-    for (i = 1; i <= n; i++) {
-        tests = kind[i] == "perf" ? "" : (nt[i] == "-" ? "-" : np[i] "/" nt[i])
-        nn = note[i]; if (length(nn) > 110) nn = substr(nn, 1, 107) "..."
-        printf "%-44s %-9s %-11s %s\n", name[i], tests, sc[i] "/" mx[i], nn > tf
-    }
-    printf "%-44s %-9s %-11s %s\n", "total", "", total "/" max, (fails ? fails " of " n " not passed" : "every step passed") > tf
-    close(tf)
-    # Gradescope: results.json
-    jf = out "/results.json"
-    printf "{\n  \"score\": %s,\n  \"execution_time\": %d,\n  \"output\": \"%s\",\n  \"stdout_visibility\": \"visible\",\n  \"tests\": [\n",
-        total, elapsed, jesc("make grade, lab " commit ", GPU: " gpu ", " when ": " total " of " max " points") > jf
-    for (i = 1; i <= n; i++)
-        printf "    {\"name\": \"%s\", \"number\": \"%d\", \"score\": %s, \"max_score\": %s, \"status\": \"%s\", \"visibility\": \"visible\", \"output\": \"%s\"}%s\n",
-            jesc(name[i]), i, sc[i], mx[i], st[i], jesc(text[i]), (i < n ? "," : "") > jf
-    printf "  ]\n}\n" > jf
-    close(jf)
-    # JUnit XML: one testsuite per chapter, one testcase per step
-    xf = out "/junit.xml"
-    printf "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"make grade\" tests=\"%d\" failures=\"%d\" time=\"%d\">\n", n, fails, elapsed > xf
-    for (i = 1; i <= n; i++) { split(step[i], p, "/"); ch = p[1]; if (!(ch in cn)) { chs[++nch] = ch }; cn[ch]++; if (st[i] != "passed") cf[ch]++ }
-    for (c = 1; c <= nch; c++) {
-        ch = chs[c]
-        printf "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\">\n", ch, cn[ch], cf[ch] + 0 > xf
-        for (i = 1; i <= n; i++) {
-            split(step[i], p, "/"); if (p[1] != ch) continue
-            printf "    <testcase classname=\"%s\" name=\"%s\" time=\"%s\">\n", xesc(ch), xesc(substr(name[i], length(ch) + 2)), secs[i] > xf
-            printf "      <properties><property name=\"score\" value=\"%s\"/><property name=\"max_score\" value=\"%s\"/><property name=\"tests\" value=\"%s/%s\"/></properties>\n", sc[i], mx[i], np[i], nt[i] > xf
-            if (st[i] != "passed")
-                printf "      <failure type=\"%s\" message=\"%s\">%s</failure>\n", (note[i] ~ /^not run/ ? "not-run" : "failed"), xesc(note[i]), xesc(text[i]) > xf
-            else printf "      <system-out>%s</system-out>\n", xesc(text[i]) > xf
-            printf "    </testcase>\n" > xf
-        }
-        printf "  </testsuite>\n" > xf
-    }
-    printf "</testsuites>\n" > xf
-    close(xf)
-    # TAP
-    af = out "/results.tap"
-    printf "TAP version 13\n1..%d\n", n > af
-    for (i = 1; i <= n; i++) {
-        printf "%s %d - %s: %s/%s points\n", (st[i] == "passed" ? "ok" : "not ok"), i, name[i], sc[i], mx[i] > af
-        if (st[i] != "passed") {
-            m = note[i]; gsub(/\\/, "\\\\", m); gsub(/"/, "\\\"", m)
-            printf "  ---\n  message: \"%s\"\n  output: |\n", m > af
-            t = text[i]; gsub(/\n/, "\n    ", t); sub(/ +$/, "", t); printf "    %s", t > af
-            printf "  ...\n" > af
-        }
-    }
-    close(af)
-    exit (fails > 0 ? 1 : 0)
-}' "$rec"
+    -v who="${student:-$top (in place)}" -v commit="$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)" -f "$(dirname "${BASH_SOURCE[0]}")/grade-report.awk" "$rec"
 anyfail=$?
 cat "$out/table.txt"
 echo "wrote $out/results.json (Gradescope), $out/junit.xml, $out/results.tap; logs in $out/logs/"
