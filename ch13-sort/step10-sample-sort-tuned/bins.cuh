@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step10` gives graded hints. */
 /* bins.cuh - ch13 step 10's splitters from bins: every rank counts its
  * keys by their top 12 bits (count_bins_kernel, one read of the share), the
  * bins of every rank go to the host, and where bin edges split the keys

@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step10` gives graded hints. */
 /* policy.c - ch13 step 10's policy (tuned.h): what a sort runs, from what
  * the command line asks and, where it says auto, from the problem and the
  * machine. The defaults are the fastest measured (docs/ch13-sort.md and the

@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step10` gives graded hints. */
 /* sample_sort.cu - ch13 step 10: step 9's sort at the links' speed. The
  * same phases on step 9's files, and five ideas beside them, each an option
  * with its row in the README's ablation table, chosen once per sort by one

@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step10` gives graded hints. */
 /* split_few.cuh - ch13 step 10's scatter for few buckets, in registers: its
  * split held in registers (held.cuh) where step 9's scatter ranks each tile
  * in shared-memory tables. Tile by tile, each thread finds its blocked

@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step10` gives graded hints. */
 /* tuned.h - what ch13 step 10 adds to step 9's sort: its policy, decided
  * once per sort (as CUB's agents take a policy), the splitters at the edges
  * of the keys' top bits (bins.c), and the exchange by the GPUs' copy engines,

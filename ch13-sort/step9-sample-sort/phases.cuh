@@ -244,7 +244,7 @@ static const char *sort_chunks(ss_rank *R, int nlocal, const ss_config *c, int f
                wait_round[j] (its event ev_round: the chunk's keys are in, and its place in part
                holds nothing still to send), record ev_sort_begin[j], then sort_chunk(r, c, j);
                return what it says when it is not NULL */
-            (void)L; CUDA_CHECK(cudaEventRecord(r->ev_sort_begin[j], r->sort_stream));
+            (void)L; CUDA_CHECK(cudaEventRecord(r->ev_sort_begin[j], r->comm_stream));
             CUDA_CHECK(cudaEventRecord(r->ev_sort_done[j], r->sort_stream));
         }
         CUDA_CHECK(cudaEventRecord(r->ev_sort_end, r->sort_stream));

@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step9` gives graded hints. */
 /* rank.h - one rank of step 9's sort as its files share it: its device,
  * streams, buffers and events (ss_rank), the ranks this process owns with
  * their last sort (ss_ranks), and the exchange's functions (exchange.c): the

@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step9` gives graded hints. */
 /* sample_sort.cu - ch13 step 9: the sort leaves one GPU. The keys, spread
  * over G GPUs, are split at sampled splitters, exchanged once over NCCL, and
  * each GPU sorts what it received with step 7's (or CUB's) radix sort.

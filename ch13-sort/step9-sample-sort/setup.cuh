@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step9` gives graded hints. */
 /* setup.cuh - ch13 step 9's ranks set up and torn down: each rank's buffers
  * on its GPU (sized once per configuration: nothing is allocated during a
  * sort), its streams and events, and a fresh input made in place. Included

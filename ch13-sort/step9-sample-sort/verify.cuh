@@ -1,4 +1,3 @@
-/* Exercise: fill in each TODO; `make hint STEP=ch13-sort/step9` gives graded hints. */
 /* verify.cuh - the sample sort's checks. Those that scale (ss_check): each
  * rank checks its own run on its GPU in one pass (sample_gpu.h), and a few
  * numbers per rank go over the ranks' link (NCCL, or copies), so 2^33 keys

@@ -255,7 +255,7 @@ static const char *sort_chunks(ss_rank *R, int nlocal, const ss_config *c, int f
             const char *why = sort_chunk(r, c, j);
             if (why != NULL)
                 return why;
-            /* exercise stub: (void)L; CUDA_CHECK(cudaEventRecord(r->ev_sort_begin[j], r->sort_stream)); */
+            /* exercise stub: (void)L; CUDA_CHECK(cudaEventRecord(r->ev_sort_begin[j], r->comm_stream)); */
             /* end exercise */
             CUDA_CHECK(cudaEventRecord(r->ev_sort_done[j], r->sort_stream));
         }
