@@ -7,7 +7,7 @@
  * algorithm played on the CPU (the scatter, the exchange by the messages, a
  * stable sort of each chunk) gives exactly the stable global sort, pairs
  * included. Seeds are fixed and printed in every message. No GPU needed: CI
- * runs them. Step 10 runs them too: it uses step 9's plan and exchange. */
+ * runs them. (Step 10 uses step 9's plan and exchange; its own tests are step10-sample-sort-tuned.c.) */
 #include <math.h>
 #include <string.h>
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# tests/bench/harness/samplesort/run.sh - the multi-GPU harness of ch13 step 9 (the sample sort across GPUs),
-# built from the step's own sources (solutions/ch13-sort/step9-sample-sort) by the lab's Makefile.
+# tests/bench/harness/samplesort/run.sh - the multi-GPU harness of ch13 steps 9 and 10 (the sample sort
+# across GPUs), built from the step's own sources (SAMPLESORT_STEP: solutions/ch13-sort/step10-sample-sort-tuned
+# by default, or step9-sample-sort) by the lab's Makefile.
 # It runs on every visible GPU, unchanged on G GPUs:
 #   1. the step's suite (build/<step>/test): the plan on the CPU for 1-64 simulated ranks, the
 #      phases on one GPU for several ranks sharing it, and ./run in every launch form it can
@@ -9,10 +10,10 @@
 #   3. the breakdown: 2^28 and 2^30 keys, step 7's sort and CUB as the local sort (--local). On
 #      one GPU: one rank (--gpus 1: the local sort of the whole input) and four ranks sharing it
 #      (--ranks 4: every phase runs, the exchange by device copies); on G GPUs: --gpus G with one
-#      chunk per rank and four (--chunks). Then the radix cut taken out (--fine 1), pairs, and the
-#      largest size here (2^32 keys, CUB), each in the form where every phase runs.
+#      chunk per rank and four (--chunks). Then pairs, and the largest size here (2^32 keys, CUB),
+#      each in the form where every phase runs.
 # Summary table LAST; exit status non-zero when anything failed. About 60-90 s on one H100 once
-# built, before --ranks 4 and --fine 1 came in (not timed since; the build: about a minute with 16 cores).
+# built, before --ranks 4 came in (not timed since; the build: about a minute with 16 cores).
 #
 #   bash tests/bench/harness/samplesort/run.sh          build, then run everything
 #   bash tests/bench/harness/samplesort/run.sh build    build only (no GPU needed)
@@ -21,7 +22,7 @@
 set -u
 cd "$(dirname "$0")/../../../.."
 export NCCL_NVLS_ENABLE=0 # NVLink multicast stays off
-S=solutions/ch13-sort/step9-sample-sort
+S=${SAMPLESORT_STEP:-solutions/ch13-sort/step10-sample-sort-tuned}
 B=build/harness-samplesort
 ARCH=${CUDA_ARCH:-90}
 mkdir -p "$B/logs"
@@ -31,10 +32,10 @@ echo "== toolchain: $(command -v nvcc) ($(nvcc --version | tail -1)); mpicc: $(c
      "mpirun: $(command -v mpirun || echo none)"
 nvidia-smi -L 2>/dev/null || echo "nvidia-smi: no GPU listed"
 
-# ---- build: the step's ./run and suite (its Makefile names step 7, LAB_USES: onesweep.cuh comes with it)
+# ---- build: the step's ./run and suite (its Makefile names the steps it uses, LAB_USES: step 7's sort comes with them)
 make --no-print-directory CUDA_ARCH="$ARCH" -j"$(nproc)" "build/$S/run" "build/$S/test" >"$B/logs/build.log" 2>&1 ||
     { echo "BUILD FAILED"; tail -n 40 "$B/logs/build.log"; exit 1; }
-LOCALS="onesweep cub" # --local: step 7's sort over the sub-buckets, or CUB's on the whole chunk
+LOCALS="onesweep cub" # --local: step 7's sort or CUB's, on the whole chunk
 MPI=0
 nm "build/$S/run" 2>/dev/null | grep -q ' U MPI_Init' && MPI=1
 echo "build: ok in $(( $(date +%s) - T0 )) s (local sorts: $LOCALS; MPI form: $([ $MPI = 1 ] && echo yes || echo no))"
@@ -84,8 +85,6 @@ for L in $LOCALS; do
         step "time-$L-${f%%:*}" 90 $R ${f#*:} -n 2^28,2^30 --dist uniform --keys-only --local "$L" --reps 5 --csv
     done
 done
-# no radix cut: one sub-bucket per chunk, so step 7 sorts every chunk on all four digits
-step "time-onesweep-fine1" 90 $R $EVERY -n 2^28,2^30 --dist uniform --keys-only --local onesweep --fine 1 --reps 5 --csv
 step "time-cub-pairs" 60 $R $EVERY -n 2^30 --dist uniform --local cub --reps 5 --csv
 step "largest-cub" 90 $R $EVERY -n 2^32 --dist uniform --keys-only --local cub --reps 1 --csv
 
@@ -100,8 +99,8 @@ grep -h '^PASS,\|^FAIL,' "$B"/logs/time-*.log "$B"/logs/largest-*.log 2>/dev/nul
     { mode = $3 ~ / pairs / ? "pairs" : "keys"
       g = tok($3, "gpus") != "" ? tok($3, "gpus") " GPU" : tok($3, "ranks") " rk" # ranks: sharing one GPU
       one = tok($3, "ms_one_gpu")
-      printf "  %s %-8s G=%-6s K=%-2s F=%-3s N=%-10s %-5s %8.2f ms %6.2f Gkeys/s  split %s count %s scatter %s xchg %s sort %s wait %s  bucket %s peak %sx%s\n",
-             $1, tok($3, "local"), g, tok($3, "chunks"), tok($3, "fine"), $4, mode, $6, $9, tok($3, "ms_splitters"), tok($3, "ms_count"),
+      printf "  %s %-8s G=%-6s K=%-2s N=%-10s %-5s %8.2f ms %6.2f Gkeys/s  split %s count %s scatter %s xchg %s sort %s wait %s  bucket %s peak %sx%s\n",
+             $1, tok($3, "local"), g, tok($3, "chunks"), $4, mode, $6, $9, tok($3, "ms_splitters"), tok($3, "ms_count"),
              tok($3, "ms_scatter"), tok($3, "ms_exchange"), tok($3, "ms_sort"), tok($3, "waited"), tok($3, "bucket"), tok($3, "peak"),
              one != "" ? "  one GPU " one " ms" : "" }'
 for l in "${SUMMARY[@]}"; do echo "  $l"; done
