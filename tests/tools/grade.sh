@@ -312,7 +312,8 @@ for s in "${steps[@]}"; do
     npass[$s]=$p; ntotal[$s]=$((p + f + k))
     if [ "$f" -gt 0 ]; then
         status[$s]=failed; why[$s]=$first_fail
-        if [ -s "$log/hang" ]; then [ "$k" -gt 0 ] && why[$s]+=" ($k more not run: a kernel never finished)"
+        # a hang first: the table cuts a long reason short
+        if [ -s "$log/hang" ]; then [ "$k" -gt 0 ] && why[$s]="a kernel never finished ($k more not run): $first_fail"
         elif [ "$k" -gt 0 ]; then why[$s]+=" ($k GPU tests not run: no GPU)"; fi
     elif [ "$k" -gt 0 ]; then
         status[$s]=failed
