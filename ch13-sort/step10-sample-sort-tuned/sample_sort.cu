@@ -24,7 +24,7 @@
 struct ss_run {
     ss_ranks x;
     ss_extra *E;             /* a rank's bins and copy streams, for each owned rank */
-    unsigned int *host_bins; /* G x PLAN_BINS: every rank's bins, on the host */
+    unsigned int *host_bins; /* G x PLAN_BINS: every rank's bins, on the host (pinned) */
     ss_policy base;          /* the configuration's policy */
     ss_policy last;          /* what the last sort ran */
 };
@@ -217,7 +217,7 @@ static ss_run *open_run(const ss_config *c, const ss_place *at, int nlocal, cons
 {
     ss_run *run = (ss_run *)calloc(1, sizeof(ss_run));
     run->E = (ss_extra *)calloc((size_t)nlocal, sizeof(ss_extra));
-    run->host_bins = (unsigned int *)lab_xmalloc(sizeof(unsigned int) * (size_t)c->G * PLAN_BINS);
+    CUDA_CHECK(cudaMallocHost(&run->host_bins, sizeof(unsigned int) * (size_t)c->G * PLAN_BINS)); /* async copies */
     *why = ss_ranks_open(&run->x, c, at, nlocal);
     const int peers = *why == NULL && nlocal == c->G && c->G > 1 && ss_peers_reach(run->x.R, nlocal);
     run->base = run->last = policy_choose(c, nlocal, peers);
@@ -263,7 +263,8 @@ static void close_run(ss_run *run)
         ss_peers_close(E, &run->x.R[i]);
     }
     ss_ranks_close(&run->x);
-    free(run->E), free(run->host_bins), free(run);
+    CUDA_CHECK(cudaFreeHost(run->host_bins));
+    free(run->E), free(run);
 }
 
 /* What this step is, for ./run and the tests. */

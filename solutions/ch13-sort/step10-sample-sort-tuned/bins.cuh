@@ -89,9 +89,12 @@ static int bin_splitters(ss_rank *R, ss_extra *E, int nlocal, const ss_config *c
             count_bins_kernel<<<r->cols, SS_BLOCK, 0, r->comm_stream>>>(r->keys, r->n, r->chunk, E[i].block_bins_d,
                                                                         mine);
         CUDA_CHECK_LAUNCH();
-        if (nlocal == c->G)
-            CUDA_CHECK(cudaMemcpyAsync(host_bins + (size_t)r->rank * PLAN_BINS, mine, row, cudaMemcpyDeviceToHost,
-                                       r->comm_stream));
+    }
+    for (int i = 0; i < nlocal && nlocal == c->G; i++) { /* after every count is launched: host_bins is pinned */
+        CUDA_CHECK(cudaSetDevice(R[i].device));
+        CUDA_CHECK(cudaMemcpyAsync(host_bins + (size_t)R[i].rank * PLAN_BINS,
+                                   E[i].bins_d + (size_t)R[i].rank * PLAN_BINS, row, cudaMemcpyDeviceToHost,
+                                   R[i].comm_stream));
     }
     if (nlocal < c->G) { /* mpirun: every rank's row to all, then all of them to the host */
         void **rows = (void **)lab_xmalloc(sizeof(void *) * (size_t)nlocal);
