@@ -795,7 +795,7 @@ function chart_phases(    r, n, i, j, k, b, nb, keys, f, cname, cubms, best, lab
     printf " total above label lines\n" > f
     for (i = 1; i <= nb; i++) {
         r = keys[i]
-        lab = (c > 1 ? wrap(step_name(S[r]) (VAR[r] == "" ? "" : " " VAR[r]) (LOC[r] == "" ? "" : " " LOC[r]), 16) "\\n" : "") G[r] " GPU" (G[r] > 1 ? "s" : "")
+        lab = (c > 1 ? wrap(step_name(S[r]) (VAR[r] == "" ? "" : " " VAR[r]) (LOC[r] == "" ? "" : " " LOC[r]), nb > 5 ? 11 : 16) "\\n" : "") G[r] " GPU" (G[r] > 1 ? "s" : "")
         if (nlines(lab) > xlines)
             xlines = nlines(lab)
         printf "%s %d", dq(lab), i - 1 > f
@@ -815,8 +815,8 @@ function chart_phases(    r, n, i, j, k, b, nb, keys, f, cname, cubms, best, lab
         if (tot > 1.02 * MS[r])
             overlap = 1
         lab = fmtv(MS[r]) " ms" (RC[r] != "" ? "\\n" fmtratio(RC[r]) "x CUB" : "") \
-              (tok(P[r], "bucket") != "" ? "\\nlargest share " fmtv(tok(P[r], "bucket") + 0) " N/G" : "")
-        last = tot > MS[r] ? tot : MS[r] # the bar's top, where its label stands
+              (tok(P[r], "bucket") != "" && nb <= 5 ? "\\nlargest share " fmtv(tok(P[r], "bucket") + 0) " N/G" : "")
+        last = tot > MS[r] ? tot : MS[r] # the bar's top, where its label stands (more than 5 bars: no room for the share)
         if (i == 1)
             first = last
         printf " %s %s %s %d\n", MS[r], last, dq(lab), nlines(lab) > f
