@@ -275,12 +275,12 @@ const ss_step sample_sort_step_info = {
                      "(step 9's tables, or splitters held in registers), --exchange (NCCL's kernels, the\n"
                      "copy engines, or round 0 written straight into its receivers) and --first (the\n"
                      "first chunk's size). Checked as step 9 is.\n",
-            .default_n = 1 << 24,
-            .max_n = 1LL << 40,
-            .max_n_why = "the keys of 1024 ranks at most"},
+            .default_n = SS_DEFAULT_N,
+            .max_n = SS_MAX_N,
+            .max_n_why = SS_MAX_N_WHY},
     .takes = SS_TAKES_SPLITTERS | SS_TAKES_SPLIT | SS_TAKES_EXCHANGE | SS_TAKES_FIRST,
-    .defaults = {.G = 1, .K = 0, .S = 4096, .slack = 0.10, .local = SS_LOCAL_AUTO},
-    .reference_max_n = 1 << 28,
+    .defaults = SS_DEFAULTS,
+    .reference_max_n = SS_REFERENCE_MAX_N,
     .configure = configure,
     .open = open_run,
     .fresh = fresh_run,

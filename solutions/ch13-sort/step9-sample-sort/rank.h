@@ -66,6 +66,17 @@ typedef struct {
     uint64_t *host_counts;     /* G x B: every rank's counts, on the host */
 } ss_ranks;
 
+/* What steps 9 and 10 both say in their descriptors: the defaults of a run,
+ * -n's default and limit, and up to where the CPU reference checks. */
+#define SS_DEFAULTS                                                      \
+    {                                                                    \
+        .G = 1, .K = 0, .S = 4096, .slack = 0.10, .local = SS_LOCAL_AUTO \
+    }
+#define SS_DEFAULT_N       (1 << 24)
+#define SS_MAX_N           (1LL << 40)
+#define SS_MAX_N_WHY       "the keys of 1024 ranks at most"
+#define SS_REFERENCE_MAX_N (1 << 28)
+
 /* ---- the exchange (exchange.c) ----------------------------------------------- */
 
 /* One message of a round: `count` keys to or from rank `peer`, at `offset`

@@ -98,12 +98,12 @@ const ss_step sample_sort_step_info = {
                      "Each rank makes its share of the input in place; the output is checked on the GPUs\n"
                      "(each run sorted and stable, inside its splitters, in order across ranks, count and\n"
                      "hashes kept) and, up to 2^28 keys, element by element against the CPU.\n",
-            .default_n = 1 << 24,
-            .max_n = 1LL << 40,
-            .max_n_why = "the keys of 1024 ranks at most"},
+            .default_n = SS_DEFAULT_N,
+            .max_n = SS_MAX_N,
+            .max_n_why = SS_MAX_N_WHY},
     .takes = 0,
-    .defaults = {.G = 1, .K = 0, .S = 4096, .slack = 0.10, .local = SS_LOCAL_AUTO},
-    .reference_max_n = 1 << 28,
+    .defaults = SS_DEFAULTS,
+    .reference_max_n = SS_REFERENCE_MAX_N,
     .configure = ss_configure,
     .open = open_run,
     .fresh = fresh_run,
