@@ -13,7 +13,6 @@
  * sample_sort_step_info. Exit 0 when every run passed, 1 on a failure, 2 on a
  * bad option (or more GPUs asked for than there are), 3 without a GPU, 4 on a
  * CUDA or NCCL error. */
-#include <math.h>
 #include <string.h>
 
 #include "gen.h"
