@@ -52,8 +52,11 @@ enum { MP_INT = 0, MP_FLOAT = 1, MP_UINT = 2 };
 /* Keys kernels are compiled for a full SM (on sm_90, 2048 threads: 32
  * registers each, four blocks of 512); asking more blocks than the SM holds
  * would only be ignored, with a warning. Pairs kernels take what they need
- * (two blocks of 512 per SM). */
+ * (two blocks of 512 per SM). Compile-time, as the shape: -DMP_KEYS_BLOCKS=2
+ * gives each keys thread up to 64 registers instead. */
+#ifndef MP_KEYS_BLOCKS
 #define MP_KEYS_BLOCKS (MP_SM_THREADS / MP_THREADS > 0 ? MP_SM_THREADS / MP_THREADS : 1)
+#endif
 
 /* A merge tile's shared memory: one array of keys (and one of values). */
 static inline size_t mp_shared_bytes(int has_values)
