@@ -11,8 +11,9 @@
  *   harness quick [stop]   a shorter suite (stop: at the first wrong run)
  *   harness repeat R       R runs of a fixed set (the missing-fence variant):
  *                          how many of the R runs gave a wrong result
- *   harness speed          cub::DeviceRadixSort and ours, same inputs, same
+ *   harness speed [pairs]  cub::DeviceRadixSort and ours, same inputs, same
  *                          process, at 2^20, 2^24, 2^28, keys only and pairs
+ *                          (pairs: 2^28 keys, pairs at 2^24 and 2^28 only)
  *   harness profile N keys|pairs   a warm-up and one sort (for ncu)
  * Every output is poisoned (0xA5 bytes) before a run, with one poisoned guard
  * word after it, and checked element by element; values are a distinct
@@ -518,7 +519,18 @@ static double time_job(const sort_job *j, void *flush, cudaEvent_t e0, cudaEvent
     return ms[TIMED_RUNS / 2];
 }
 
-static int mode_speed(void)
+/* The blocks an SM holds of the pass kernel for keys (pairs 0) or pairs (1), after onesweep_fit. */
+static int blocks_per_sm(int pairs)
+{
+    int blocks = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks, pairs ? (const void *)onesweep_pairs : (const void *)onesweep_keys, ONESWEEP_THREADS,
+        onesweep_shared_bytes(pairs)));
+    return blocks;
+}
+
+/* all: keys and pairs at 2^20, 2^24, 2^28; pairs_only: 2^28 keys, then pairs at 2^24 and 2^28. */
+static int mode_speed(int pairs_only)
 {
     const int64_t max_n = (int64_t)1 << 28;
     const int64_t sizes[] = {(int64_t)1 << 20, (int64_t)1 << 24, max_n};
@@ -557,12 +569,17 @@ static int mode_speed(void)
     const double copy_gbs = 2.0 * (double)bytes / copy_ms * 1e-6;
     printf("copy: %.3f ms for 2^28 words, %.0f GB/s (read + write)\n", copy_ms, copy_gbs);
     printf("ROW|%s|copy 2^28 u32 (ceiling)|%.0f GB/s|%.3f ms\n", HARNESS_NAME, copy_gbs, copy_ms);
+    printf("ROW|%s|blocks per SM (occupancy API)|keys %d, pairs %d|tile %d x %d, pairs' shared memory %zu B + static\n",
+           HARNESS_NAME, blocks_per_sm(0), blocks_per_sm(1), ONESWEEP_THREADS, ONESWEEP_KEYS_PER_THREAD,
+           onesweep_shared_bytes(1));
     int ok = 1;
-    double ratio[2][3]; /* [pairs][size]: CUB ms / our ms */
+    double ratio[2][3] = {{0}}, our[2][3] = {{0}}, theirs[2][3] = {{0}}; /* [pairs][size]: CUB ms / our ms, ms */
     unsigned int *got = host_words(max_n), *want = host_words(max_n);
     for (int s = 0; s < 3; s++)
         for (int pairs = 0; pairs <= 1; pairs++) {
             const int64_t n = sizes[s];
+            if (pairs_only && (s == 0 || (!pairs && n != max_n)))
+                continue;
             sort_job ours = {ki, pairs ? vi : NULL, ko, pairs ? vo : NULL, (int)n, temp, our_temp, 0, stream, ka, va};
             const double our_ms = time_job(&ours, flush, e0, e1);
             double cub_ms = 0;
@@ -583,6 +600,7 @@ static int mode_speed(void)
 #endif
             ok &= same;
             ratio[pairs][s] = cub_ms > 0 ? cub_ms / our_ms : 0.0;
+            our[pairs][s] = our_ms, theirs[pairs][s] = cub_ms;
             /* the traffic floor of this design: the histogram read (4 B) + 4 passes x read and write */
             const double per_key = 4.0 + 4.0 * (pairs ? 16.0 : 8.0);
             const double our_gbs = per_key * (double)n / our_ms * 1e-6;
@@ -599,9 +617,15 @@ static int mode_speed(void)
                    same ? "" : " WRONG (differs from CUB)");
             fflush(stdout);
         }
-    printf("ROW|%s|speed, ours/CUB: keys 2^20 2^24 2^28; pairs 2^20 2^24 2^28|%s|%.2f %.2f %.2f; %.2f %.2f %.2f\n",
-           HARNESS_NAME, ok ? "same output as CUB" : "OUTPUT DIFFERS", ratio[0][0], ratio[0][1], ratio[0][2],
-           ratio[1][0], ratio[1][1], ratio[1][2]);
+    if (pairs_only)
+        printf("ROW|%s|ours/CUB: pairs 2^28 2^24; keys 2^28|%s|%.3f %.3f; %.3f (2^28 pairs %.3f ms, CUB %.3f; keys "
+               "%.3f, CUB %.3f)\n",
+               HARNESS_NAME, ok ? "same output as CUB" : "OUTPUT DIFFERS", ratio[1][2], ratio[1][1], ratio[0][2],
+               our[1][2], theirs[1][2], our[0][2], theirs[0][2]);
+    else
+        printf("ROW|%s|speed, ours/CUB: keys 2^20 2^24 2^28; pairs 2^20 2^24 2^28|%s|%.2f %.2f %.2f; %.2f %.2f %.2f\n",
+               HARNESS_NAME, ok ? "same output as CUB" : "OUTPUT DIFFERS", ratio[0][0], ratio[0][1], ratio[0][2],
+               ratio[1][0], ratio[1][1], ratio[1][2]);
     free(got), free(want), free(keys), free(values);
     void *freed[] = {ki, vi, ko, vo, ck, cv, ka, va, flush, temp};
     for (int i = 0; i < 10; i++)
@@ -640,7 +664,7 @@ static int mode_profile(int64_t n, int pairs)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s check|quick [stop]|repeat R|speed|profile N keys|pairs\n", argv[0]);
+        fprintf(stderr, "usage: %s check|quick [stop]|repeat R|speed [pairs]|profile N keys|pairs\n", argv[0]);
         return 2;
     }
     lab_require_gpu(argv[0]);
@@ -648,9 +672,11 @@ int main(int argc, char **argv)
     struct cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    printf("%s: %s (%d SMs), tile %d x %d = %d keys, %d blocks/SM asked, look-back window %d (%s)\n", HARNESS_NAME,
-           prop.name, prop.multiProcessorCount, ONESWEEP_THREADS, ONESWEEP_KEYS_PER_THREAD, ONESWEEP_TILE,
-           ONESWEEP_MIN_BLOCKS, ONESWEEP_LOOKBACK_WINDOW, HARNESS_WHAT);
+    printf("%s: %s (%d SMs), tile %d x %d = %d keys, blocks/SM asked %d (pairs %d), look-back window %d, pairs' "
+           "values %d, keys first %d (%s)\n",
+           HARNESS_NAME, prop.name, prop.multiProcessorCount, ONESWEEP_THREADS, ONESWEEP_KEYS_PER_THREAD, ONESWEEP_TILE,
+           ONESWEEP_MIN_BLOCKS, ONESWEEP_MIN_BLOCKS_PAIRS, ONESWEEP_LOOKBACK_WINDOW, ONESWEEP_PAIRS_VALUES,
+           ONESWEEP_PAIRS_KEYS_FIRST, HARNESS_WHAT);
     const int stop = argc >= 3 && strcmp(argv[2], "stop") == 0;
     int ok;
     if (strcmp(argv[1], "check") == 0)
@@ -660,7 +686,7 @@ int main(int argc, char **argv)
     else if (strcmp(argv[1], "repeat") == 0 && argc >= 3)
         ok = mode_repeat(atoi(argv[2]));
     else if (strcmp(argv[1], "speed") == 0)
-        ok = mode_speed();
+        ok = mode_speed(argc >= 3 && strcmp(argv[2], "pairs") == 0);
     else if (strcmp(argv[1], "profile") == 0 && argc >= 4)
         ok = mode_profile(atoll(argv[2]), strcmp(argv[3], "pairs") == 0);
     else {

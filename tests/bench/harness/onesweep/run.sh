@@ -16,6 +16,9 @@
 #   bash tests/bench/harness/onesweep/run.sh          build what is stale, run (from anywhere)
 #   bash tests/bench/harness/onesweep/run.sh build    build only (no GPU needed): ptxas registers and spills
 #   BUDGET=230 (seconds: a run that would end past it is skipped), REBUILD=1, SUITE=0 (skip it)
+#   SET=pairs    the pairs' variants instead (PAIRS_VARIANTS below): each one's speed (2^28 keys, pairs
+#                at 2^24 and 2^28, output compared with CUB's), then each one's quick correctness suite
+#   ONLY="a b"   only these variants (and real)
 # Build outputs: build/harness-onesweep/ (ignored by git); logs in build/harness-onesweep/logs/,
 # and with $OUT set, packed into $OUT/onesweep-logs.tgz.
 set -u
@@ -50,6 +53,46 @@ VARIANTS=(
     "wrong-c|$MUT/onesweep-unstable-rank.sed||0|wrong: an unstable ranking"
 )
 SPEED_ORDER="lb1 matchany cvotes digitmajor twowords-lb1 t512k15 k24 k16"
+
+# SET=pairs: what the pairs' sort is worth in each form (onesweep.cuh's ONESWEEP_PAIRS_* and
+# ONESWEEP_MIN_BLOCKS_PAIRS); a tile other than 384 x 19 changes the keys' tile too (their row shows it)
+PAIRS_VARIANTS=(
+    "real|||1|the step as it is"
+    "p-mb1||-DONESWEEP_MIN_BLOCKS_PAIRS=1|1|pairs: 1 block per SM asked"
+    "p-mb3||-DONESWEEP_MIN_BLOCKS_PAIRS=3|1|pairs: 3 blocks per SM asked"
+    "p-v1||-DONESWEEP_PAIRS_VALUES=1|1|pairs: values staged after the look-back (loads in flight while it runs)"
+    "p-v2||-DONESWEEP_PAIRS_VALUES=2|1|pairs: values loaded beside the keys (in flight while they are ranked)"
+    "p-v2-mb1||-DONESWEEP_PAIRS_VALUES=2 -DONESWEEP_MIN_BLOCKS_PAIRS=1|1|pairs: values beside the keys, 1 block asked"
+    "p-kf||-DONESWEEP_PAIRS_KEYS_FIRST=1|1|pairs: keys out, then values through the same shared memory (CUB's order)"
+    "p-kf-mb3||-DONESWEEP_PAIRS_KEYS_FIRST=1 -DONESWEEP_MIN_BLOCKS_PAIRS=3|1|pairs: keys first, 3 blocks asked"
+    "p-kf-v2||-DONESWEEP_PAIRS_KEYS_FIRST=1 -DONESWEEP_PAIRS_VALUES=2|1|pairs: keys first, values loaded beside the keys"
+    "p-k23||-DONESWEEP_KEYS_PER_THREAD=23|1|384 x 23 (keys too); pairs as the step"
+    "p-kf-k21||-DONESWEEP_PAIRS_KEYS_FIRST=1 -DONESWEEP_KEYS_PER_THREAD=21|1|384 x 21 (keys too); pairs keys first"
+    "p-kf-k23||-DONESWEEP_PAIRS_KEYS_FIRST=1 -DONESWEEP_KEYS_PER_THREAD=23|1|384 x 23 (keys too); pairs keys first: CUB's form"
+    "p-kf-k23-mb1||-DONESWEEP_PAIRS_KEYS_FIRST=1 -DONESWEEP_KEYS_PER_THREAD=23 -DONESWEEP_MIN_BLOCKS_PAIRS=1|1|as p-kf-k23, 1 block asked"
+    "p-kf-v2-k23||-DONESWEEP_PAIRS_KEYS_FIRST=1 -DONESWEEP_PAIRS_VALUES=2 -DONESWEEP_KEYS_PER_THREAD=23|1|as p-kf-k23, values loaded beside the keys"
+)
+SET=${SET:-all}
+case $SET in
+all) ;;
+pairs)
+    VARIANTS=("${PAIRS_VARIANTS[@]}")
+    SPEED_ORDER=$(printf '%s\n' "${PAIRS_VARIANTS[@]}" | cut -d'|' -f1 | grep -vx real | tr '\n' ' ')
+    ;;
+*)
+    echo "SET=$SET: all or pairs"
+    exit 2
+    ;;
+esac
+if [ -n "${ONLY:-}" ]; then # real, the wrong variants, and the variants named
+    kept=()
+    for v in "${VARIANTS[@]}"; do
+        name=${v%%|*}
+        [[ " real wrong-a wrong-b wrong-c $ONLY " == *" $name "* ]] && kept+=("$v")
+    done
+    VARIANTS=("${kept[@]}")
+    SPEED_ORDER=$(for t in $SPEED_ORDER; do [[ " $ONLY " == *" $t "* ]] && echo "$t"; done | tr '\n' ' ')
+fi
 
 # ---- build (parallel) --------------------------------------------------------
 # Skipped when every binary is there and the sources' checksum is the one they were built from
@@ -123,7 +166,7 @@ for v in "${VARIANTS[@]}"; do
                 }
                 END { printf "regs keys %s pairs %s; spilled B keys %s pairs %s; static smem %s B", r["keys"], r["pairs"],
                       sp["keys"], sp["pairs"], s }' "$B/$name.build.log" 2>/dev/null)
-    REGROWS+=("ROW|$name|ptxas (dynamic smem: the tile, 4 B a key, 8 a pair)|-|$info")
+    REGROWS+=("ROW|$name|ptxas (dynamic smem: the tile, 4 B a key; pairs 8, or 4 keys first)|-|$info")
 done
 [ "${1:-}" = build ] && { printf '%s\n' "${REGROWS[@]}" | cut -d'|' -f2,5; exit 0; }
 
@@ -153,41 +196,67 @@ verdict() { # rc of a wrong variant's run -> caught / not caught / ...
     esac
 }
 
-if [ "${ABLATIONS_ONLY:-0}" != 1 ]; then
-go real 100 check
-rc=$?
-[ $rc = 0 ] || ok=0
-ROWS+=("$(rows_of real check || echo "ROW|real|correctness (full)|FAIL|rc $rc (124: timeout, 4: CUDA error)")")
-fi
-go real 45 speed
-rc=$?
-[ $rc = 0 ] || ok=0
-ROWS+=("$(rows_of real speed)")
-[ $rc = 0 ] || ROWS+=("ROW|real|speed run|FAIL|rc $rc")
-
-[ "${ABLATIONS_ONLY:-0}" = 1 ] || for w in wrong-a wrong-c; do
-    go $w 30 quick stop
-    rc=$?
-    [ $rc = 1 ] || ok=0
-    ROWS+=("ROW|$w|quick suite, stop at the first wrong|$(verdict $rc)|$(rows_of $w quick | cut -d'|' -f5)")
-done
-if late 45 || [ "${ABLATIONS_ONLY:-0}" = 1 ]; then
-    ROWS+=("ROW|wrong-b|repeat|skipped|time budget or ABLATIONS_ONLY")
+if [ "$SET" = pairs ]; then # speed first (each output compared with CUB's), then the quick suites
+    PAIRS_TABLE=("variant|ptxas: registers, spilled bytes|blocks/SM|ours/CUB: pairs 2^28 2^24; keys 2^28 (ms)|quick suite")
+    for t in real $SPEED_ORDER; do
+        if late 25; then ROWS+=("ROW|$t|speed pairs|skipped|time budget"); continue; fi
+        go $t 30 speed pairs
+        rc=$?
+        [ $rc = 0 ] || ok=0
+        ROWS+=("$(rows_of $t speed | grep 'ours/CUB:' || echo "ROW|$t|speed pairs|FAIL|rc $rc")")
+    done
+    for t in real $SPEED_ORDER; do
+        if late 20; then ROWS+=("ROW|$t|correctness (quick)|skipped|time budget"); continue; fi
+        go $t 30 quick stop
+        rc=$?
+        [ $rc = 0 ] || ok=0
+        ROWS+=("$(rows_of $t quick || echo "ROW|$t|correctness (quick)|FAIL|rc $rc")")
+    done
+    for t in real $SPEED_ORDER; do # one line a variant
+        regs=$(printf '%s\n' "${REGROWS[@]}" | awk -F'|' -v t="$t" '$2 == t { print $5 }' | sed 's/; static.*//')
+        blocks=$(rows_of "$t" speed | awk -F'|' '$3 ~ /^blocks per SM/ { print $4 }')
+        speed=$(rows_of "$t" speed | awk -F'|' '$3 ~ /ours\/CUB/ { print ($4 == "same output as CUB" ? "" : $4 ": ") $5 }')
+        quick=$(rows_of "$t" quick | awk -F'|' '{ print $4 " " $5 }')
+        PAIRS_TABLE+=("$t|${regs:--}|${blocks:--}|${speed:-not run}|${quick:-not run}")
+    done
+    SUITE=${SUITE:-0}
 else
-    go wrong-b 45 repeat 10
-    rc=$?
-    [ $rc = 1 ] || ok=0
-    r=$(rows_of wrong-b repeat)
-    ROWS+=("${r:-ROW|wrong-b|repeat|$(verdict $rc)|no result line}")
-fi
-
-for t in $SPEED_ORDER; do
-    if late 35; then ROWS+=("ROW|$t|speed|skipped|time budget"); continue; fi
-    go $t 35 speed
+    if [ "${ABLATIONS_ONLY:-0}" != 1 ]; then
+    go real 100 check
     rc=$?
     [ $rc = 0 ] || ok=0
-    ROWS+=("$(rows_of $t speed | grep 'ours/CUB:' || echo "ROW|$t|speed|FAIL|rc $rc")")
-done
+    ROWS+=("$(rows_of real check || echo "ROW|real|correctness (full)|FAIL|rc $rc (124: timeout, 4: CUDA error)")")
+    fi
+    go real 45 speed
+    rc=$?
+    [ $rc = 0 ] || ok=0
+    ROWS+=("$(rows_of real speed)")
+    [ $rc = 0 ] || ROWS+=("ROW|real|speed run|FAIL|rc $rc")
+
+    [ "${ABLATIONS_ONLY:-0}" = 1 ] || for w in wrong-a wrong-c; do
+        go $w 30 quick stop
+        rc=$?
+        [ $rc = 1 ] || ok=0
+        ROWS+=("ROW|$w|quick suite, stop at the first wrong|$(verdict $rc)|$(rows_of $w quick | cut -d'|' -f5)")
+    done
+    if late 45 || [ "${ABLATIONS_ONLY:-0}" = 1 ]; then
+        ROWS+=("ROW|wrong-b|repeat|skipped|time budget or ABLATIONS_ONLY")
+    else
+        go wrong-b 45 repeat 10
+        rc=$?
+        [ $rc = 1 ] || ok=0
+        r=$(rows_of wrong-b repeat)
+        ROWS+=("${r:-ROW|wrong-b|repeat|$(verdict $rc)|no result line}")
+    fi
+
+    for t in $SPEED_ORDER; do
+        if late 35; then ROWS+=("ROW|$t|speed|skipped|time budget"); continue; fi
+        go $t 35 speed
+        rc=$?
+        [ $rc = 0 ] || ok=0
+        ROWS+=("$(rows_of $t speed | grep 'ours/CUB:' || echo "ROW|$t|speed|FAIL|rc $rc")")
+    done
+fi
 
 SUITE_BIN=$ROOT/build/solutions/ch13-sort/step7-onesweep/test
 if [ "${SUITE:-1}" = 0 ]; then
@@ -222,9 +291,14 @@ fi
 # ---- the summary table, last -----------------------------------------------------
 echo
 echo "== summary (total $(elapsed) s)   profile: see tests/bench/harness/onesweep/README.md"
-{
-    echo "variant|what|result|details"
-    printf '%s\n' "${REGROWS[@]}" "${ROWS[@]}" | grep '^ROW|' | cut -d'|' -f2-
-} | column -t -s'|'
+if [ "$SET" = pairs ]; then # one line a variant (ptxas: the pairs' kernel, then the keys')
+    printf '%s\n' "${PAIRS_TABLE[@]}" | column -t -s'|'
+    printf '%s\n' "${VARIANTS[@]}" | awk -F'|' '{ printf "  %-14s %s %s\n", $1, $3, $5 }'
+else
+    {
+        echo "variant|what|result|details"
+        printf '%s\n' "${REGROWS[@]}" "${ROWS[@]}" | grep '^ROW|' | cut -d'|' -f2-
+    } | column -t -s'|'
+fi
 echo "step 7 and its variants: $([ $ok = 1 ] && echo "PASS (right results, wrong variants caught)" || echo FAIL)"
 [ $ok = 1 ]
