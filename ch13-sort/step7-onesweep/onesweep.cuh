@@ -55,16 +55,6 @@
 #ifndef ONESWEEP_MIN_BLOCKS_PAIRS
 #define ONESWEEP_MIN_BLOCKS_PAIRS 2 /* pairs: their tile of keys and values is twice the shared memory */
 #endif
-/* pairs: when the values are loaded (0: after the ranking, staged before the look-back; 1: staged
- * after it, their loads in flight while it runs; 2: beside the keys, in flight while they are ranked),
- * and whether the keys go out first, the values after them through the same shared memory (1: CUB's
- * order, half the shared memory), or both are staged at once (0) */
-#ifndef ONESWEEP_PAIRS_VALUES
-#define ONESWEEP_PAIRS_VALUES 0
-#endif
-#ifndef ONESWEEP_PAIRS_KEYS_FIRST
-#define ONESWEEP_PAIRS_KEYS_FIRST 0
-#endif
 #define ONESWEEP_HISTOGRAM_THREADS         256
 #define ONESWEEP_HISTOGRAM_KEYS_PER_THREAD 16
 #define ONESWEEP_HISTOGRAM_BLOCKS_PER_SM   4 /* one wave of blocks, each striding over the keys */
@@ -197,10 +187,8 @@ static __device__ __forceinline__ void onesweep_pass(const onesweep_args a, cons
     }
     const unsigned int valid = min((unsigned int)ONESWEEP_TILE, a.n - base);
     const onesweep_buffers io = onesweep_pick_buffers(&a, run, pass);
-    unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD], value[ONESWEEP_KEYS_PER_THREAD];
+    unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD];
     onesweep_load_tile(io.keys_in, base, valid, key, 0xffffffffu); /* the last tile's padding: digit 255, last */
-    if (has_values && ONESWEEP_PAIRS_VALUES == 2)                  /* in flight while the keys are ranked */
-        onesweep_load_tile(io.values_in, base, valid, value, 0);
     const unsigned int count = onesweep_count_digits(key, shift, s_warp, any_order ? rank : NULL, valid);
     if (d < ONESWEEP_RADIX) /* at once: the tiles after this one may be waiting; tile 0's count is already a prefix */
         onesweep_publish(status, tile, d, (tile == 0 ? ONESWEEP_STATUS_INCLUSIVE : ONESWEEP_STATUS_AGGREGATE) | count);
@@ -213,20 +201,18 @@ static __device__ __forceinline__ void onesweep_pass(const onesweep_args a, cons
     for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
         if (!any_order || rank[u] < ONESWEEP_TILE) /* any order: the padding is not staged */
             s_tile[rank[u]] = key[u];
-    if (has_values && ONESWEEP_PAIRS_VALUES != 2)
+    if (has_values) {
+        unsigned int value[ONESWEEP_KEYS_PER_THREAD];
         onesweep_load_tile(io.values_in, base, valid, value, 0);
-    if (has_values && !ONESWEEP_PAIRS_KEYS_FIRST && ONESWEEP_PAIRS_VALUES == 0)
-        onesweep_stage_values(s_tile + ONESWEEP_TILE, value, rank);
+#pragma unroll
+        for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
+            s_tile[ONESWEEP_TILE + rank[u]] = value[u];
+    }
     if (d < ONESWEEP_RADIX) /* the global place of the tile's key i of digit d: s_offset[d] + i */
         s_offset[d] = bucket + onesweep_look_back(status, tile, d, count) - start;
-    if (has_values && !ONESWEEP_PAIRS_KEYS_FIRST && ONESWEEP_PAIRS_VALUES != 0)
-        onesweep_stage_values(s_tile + ONESWEEP_TILE, value, rank);
     __syncthreads();
-    if (has_values && ONESWEEP_PAIRS_KEYS_FIRST)
-        onesweep_scatter_keys_then_values(s_tile, s_offset, shift, valid, a.n, io.keys_out, io.values_out, value, rank);
-    else
-        onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, valid, a.n, io.keys_out, io.values_out,
-                              has_values);
+    onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, valid, a.n, io.keys_out, io.values_out,
+                          has_values);
 }
 
 /* Keys only and pairs: one body, has_values a literal, so keys only carries no value code. */
@@ -296,10 +282,10 @@ int onesweep_tile_keys(void)
     return ONESWEEP_TILE;
 }
 
-/* The shared memory of one block: the sorted tile's keys (and values, unless they follow the keys). */
+/* The shared memory of one block: the sorted tile's keys (and values). */
 static size_t onesweep_shared_bytes(int with_values)
 {
-    return sizeof(unsigned int) * (size_t)ONESWEEP_TILE * (with_values && !ONESWEEP_PAIRS_KEYS_FIRST ? 2 : 1);
+    return sizeof(unsigned int) * (size_t)ONESWEEP_TILE * (with_values ? 2 : 1);
 }
 
 const char *onesweep_fit(int with_values)

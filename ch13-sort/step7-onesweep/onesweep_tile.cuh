@@ -4,8 +4,7 @@
  * onesweep_pass (onesweep.cuh) calls them, load it warp-striped, count each
  * digit, find where each digit starts, rank every key in the tile sorted by
  * digit (the warp-level multisplit; by arrival in the first pass of keys
- * alone), and scatter the sorted tile, digit run by digit run (pairs: their
- * values staged beside the keys, or after them in their place). Between the
+ * alone), and scatter the sorted tile, digit run by digit run. Between the
  * rank and the scatter the block learns where its runs go from the tiles
  * before it (onesweep_look_back.cuh).
  *
@@ -209,47 +208,6 @@ static __device__ __forceinline__ void onesweep_scatter_tile(const unsigned int 
        keys_out[s_offset[its digit] + i] (values_out likewise); n is the number of keys: skip a
        place >= n (never after a right look-back; a wrong one then fails the check instead of
        faulting) */
-}
-
-/* Pairs: the values sorted by the keys' ranks into shared memory (s_values). */
-static __device__ __forceinline__ void onesweep_stage_values(unsigned int *s_values, const unsigned int *value,
-                                                             const unsigned int *rank)
-{
-#pragma unroll
-    for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
-        s_values[rank[u]] = value[u];
-}
-
-/* Pairs through one tile of shared memory (ONESWEEP_PAIRS_KEYS_FIRST, CUB's order): the sorted keys
- * in s_tile go out as onesweep_scatter_tile sends them, each thread keeping the digits of the keys it
- * sent, four to a register; then the values take the keys' place, sorted by the same ranks, and go
- * out to the same places. */
-static __device__ __forceinline__ void
-onesweep_scatter_keys_then_values(unsigned int *s_tile, const unsigned int *s_offset, unsigned int shift,
-                                  unsigned int valid, unsigned int n, unsigned int *keys_out, unsigned int *values_out,
-                                  const unsigned int *value, const unsigned int *rank)
-{
-    unsigned int digits[(ONESWEEP_KEYS_PER_THREAD + 3) / 4] = {0}; /* key u's digit: byte u % 4 of word u / 4 */
-#pragma unroll
-    for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++) {
-        const unsigned int i = u * ONESWEEP_THREADS + threadIdx.x;
-        if (i < valid) {
-            const unsigned int key = s_tile[i], digit = onesweep_digit(key, shift), at = s_offset[digit] + i;
-            digits[u / 4] |= digit << (u % 4 * 8);
-            if (at < n) /* as in onesweep_scatter_tile */
-                keys_out[at] = key;
-        }
-    }
-    __syncthreads(); /* every key is read: the values may take their place */
-    onesweep_stage_values(s_tile, value, rank);
-    __syncthreads();
-#pragma unroll
-    for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++) {
-        const unsigned int i = u * ONESWEEP_THREADS + threadIdx.x;
-        const unsigned int at = s_offset[digits[u / 4] >> (u % 4 * 8) & (ONESWEEP_RADIX - 1)] + i;
-        if (i < valid && at < n)
-            values_out[at] = s_tile[i];
-    }
 }
 
 #endif
