@@ -672,11 +672,9 @@ int main(int argc, char **argv)
     struct cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    printf("%s: %s (%d SMs), tile %d x %d = %d keys, blocks/SM asked %d (pairs %d), look-back window %d, pairs' "
-           "values %d, keys first %d (%s)\n",
+    printf("%s: %s (%d SMs), tile %d x %d = %d keys, blocks/SM asked %d (pairs %d), look-back window %d (%s)\n",
            HARNESS_NAME, prop.name, prop.multiProcessorCount, ONESWEEP_THREADS, ONESWEEP_KEYS_PER_THREAD, ONESWEEP_TILE,
-           ONESWEEP_MIN_BLOCKS, ONESWEEP_MIN_BLOCKS_PAIRS, ONESWEEP_LOOKBACK_WINDOW, ONESWEEP_PAIRS_VALUES,
-           ONESWEEP_PAIRS_KEYS_FIRST, HARNESS_WHAT);
+           ONESWEEP_MIN_BLOCKS, ONESWEEP_MIN_BLOCKS_PAIRS, ONESWEEP_LOOKBACK_WINDOW, HARNESS_WHAT);
     const int stop = argc >= 3 && strcmp(argv[2], "stop") == 0;
     int ok;
     if (strcmp(argv[1], "check") == 0)

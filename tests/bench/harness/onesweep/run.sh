@@ -54,23 +54,25 @@ VARIANTS=(
 )
 SPEED_ORDER="lb1 matchany cvotes digitmajor twowords-lb1 t512k15 k24 k16"
 
-# SET=pairs: what the pairs' sort is worth in each form (onesweep.cuh's ONESWEEP_PAIRS_* and
-# ONESWEEP_MIN_BLOCKS_PAIRS); a tile other than 384 x 19 changes the keys' tile too (their row shows it)
+# SET=pairs: what the pairs' sort is worth in other forms (ONESWEEP_MIN_BLOCKS_PAIRS, and the
+# variants/pairs-*.sed forms, none kept in the step: README.md has their 2026-11-27 numbers); a tile
+# other than 384 x 19 changes the keys' tile too (their row shows it)
+V=$HERE/variants
 PAIRS_VARIANTS=(
     "real|||1|the step as it is"
     "p-mb1||-DONESWEEP_MIN_BLOCKS_PAIRS=1|1|pairs: 1 block per SM asked"
     "p-mb3||-DONESWEEP_MIN_BLOCKS_PAIRS=3|1|pairs: 3 blocks per SM asked"
-    "p-v1||-DONESWEEP_PAIRS_VALUES=1|1|pairs: values staged after the look-back (loads in flight while it runs)"
-    "p-v2||-DONESWEEP_PAIRS_VALUES=2|1|pairs: values loaded beside the keys (in flight while they are ranked)"
-    "p-v2-mb1||-DONESWEEP_PAIRS_VALUES=2 -DONESWEEP_MIN_BLOCKS_PAIRS=1|1|pairs: values beside the keys, 1 block asked"
-    "p-kf||-DONESWEEP_PAIRS_KEYS_FIRST=1|1|pairs: keys out, then values through the same shared memory (CUB's order)"
-    "p-kf-mb3||-DONESWEEP_PAIRS_KEYS_FIRST=1 -DONESWEEP_MIN_BLOCKS_PAIRS=3|1|pairs: keys first, 3 blocks asked"
-    "p-kf-v2||-DONESWEEP_PAIRS_KEYS_FIRST=1 -DONESWEEP_PAIRS_VALUES=2|1|pairs: keys first, values loaded beside the keys"
+    "p-v1|$V/pairs-values-late.sed||1|pairs: values staged after the look-back (loads in flight while it runs)"
+    "p-v2|$V/pairs-values-late.sed $V/pairs-values-early.sed||1|pairs: values loaded beside the keys (in flight while they are ranked)"
+    "p-v2-mb1|$V/pairs-values-late.sed $V/pairs-values-early.sed|-DONESWEEP_MIN_BLOCKS_PAIRS=1|1|pairs: values beside the keys, 1 block asked"
+    "p-kf|$V/pairs-keys-first.sed||1|pairs: keys out, then values through the same shared memory (CUB's order)"
+    "p-kf-mb3|$V/pairs-keys-first.sed|-DONESWEEP_MIN_BLOCKS_PAIRS=3|1|pairs: keys first, 3 blocks asked"
+    "p-kf-v2|$V/pairs-keys-first.sed $V/pairs-values-early.sed||1|pairs: keys first, values loaded beside the keys"
     "p-k23||-DONESWEEP_KEYS_PER_THREAD=23|1|384 x 23 (keys too); pairs as the step"
-    "p-kf-k21||-DONESWEEP_PAIRS_KEYS_FIRST=1 -DONESWEEP_KEYS_PER_THREAD=21|1|384 x 21 (keys too); pairs keys first"
-    "p-kf-k23||-DONESWEEP_PAIRS_KEYS_FIRST=1 -DONESWEEP_KEYS_PER_THREAD=23|1|384 x 23 (keys too); pairs keys first: CUB's form"
-    "p-kf-k23-mb1||-DONESWEEP_PAIRS_KEYS_FIRST=1 -DONESWEEP_KEYS_PER_THREAD=23 -DONESWEEP_MIN_BLOCKS_PAIRS=1|1|as p-kf-k23, 1 block asked"
-    "p-kf-v2-k23||-DONESWEEP_PAIRS_KEYS_FIRST=1 -DONESWEEP_PAIRS_VALUES=2 -DONESWEEP_KEYS_PER_THREAD=23|1|as p-kf-k23, values loaded beside the keys"
+    "p-kf-k21|$V/pairs-keys-first.sed|-DONESWEEP_KEYS_PER_THREAD=21|1|384 x 21 (keys too); pairs keys first"
+    "p-kf-k23|$V/pairs-keys-first.sed|-DONESWEEP_KEYS_PER_THREAD=23|1|384 x 23 (keys too); pairs keys first: CUB's form"
+    "p-kf-k23-mb1|$V/pairs-keys-first.sed|-DONESWEEP_KEYS_PER_THREAD=23 -DONESWEEP_MIN_BLOCKS_PAIRS=1|1|as p-kf-k23, 1 block asked"
+    "p-kf-v2-k23|$V/pairs-keys-first.sed $V/pairs-values-early.sed|-DONESWEEP_KEYS_PER_THREAD=23|1|as p-kf-k23, values loaded beside the keys"
 )
 SET=${SET:-all}
 case $SET in
@@ -125,6 +127,10 @@ else
             cat "$src"/*.cuh >"$src/before.all"
             for f in "$src"/*.cuh; do sed -i -f "$s" "$f"; done # it edits the header that holds its lines
             cat "$src"/*.cuh | cmp -s - "$src/before.all" && { echo "$name: $s changed nothing"; exit 2; }
+        done
+        for f in $defs; do # a knob the step no longer reads would time the step itself under this name
+            m=${f#-D}
+            grep -q "^#ifndef ${m%%=*}\b" "$src"/*.cuh || { echo "$name: $f: the step has no knob ${m%%=*}"; exit 2; }
         done
         extra=""
         [ "$cub" = 0 ] && extra="-DNO_CUB"
