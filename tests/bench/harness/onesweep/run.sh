@@ -295,16 +295,24 @@ if [ -n "${OUT:-}" ]; then
 fi
 
 # ---- the summary table, last -----------------------------------------------------
+table() { # |-separated lines in aligned columns: column(1) where there is one (not on every GPU machine)
+    if command -v column >/dev/null; then
+        column -t -s'|'
+    else
+        awk -F'|' '{ n[NR] = NF; for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) } }
+                   END { for (r = 1; r <= NR; r++) { l = ""; for (i = 1; i <= n[r]; i++) l = l sprintf("%-" (w[i] + 2) "s", c[r, i]); sub(/ +$/, "", l); print l } }'
+    fi
+}
 echo
 echo "== summary (total $(elapsed) s)   profile: see tests/bench/harness/onesweep/README.md"
 if [ "$SET" = pairs ]; then # one line a variant (ptxas: the pairs' kernel, then the keys')
-    printf '%s\n' "${PAIRS_TABLE[@]}" | column -t -s'|'
-    printf '%s\n' "${VARIANTS[@]}" | awk -F'|' '{ printf "  %-14s %s %s\n", $1, $3, $5 }'
+    printf '%s\n' "${PAIRS_TABLE[@]}" | table
+    printf '%s\n' "${VARIANTS[@]}" | awk -F'|' '{ gsub(/[^ ]*\/variants\//, "", $2); printf "  %-14s %s %s %s\n", $1, $2, $3, $5 }'
 else
     {
         echo "variant|what|result|details"
         printf '%s\n' "${REGROWS[@]}" "${ROWS[@]}" | grep '^ROW|' | cut -d'|' -f2-
-    } | column -t -s'|'
+    } | table
 fi
 echo "step 7 and its variants: $([ $ok = 1 ] && echo "PASS (right results, wrong variants caught)" || echo FAIL)"
 [ $ok = 1 ]
