@@ -6,28 +6,98 @@
  * Efficient Sorting Algorithms for Manycore GPUs" (IPDPS 2009) (a block sort
  * of tiles, then merge passes that double the sorted runs), with the merges
  * of Green et al. and Odeh et al. (2012), as CUB's DeviceMergeSort does it:
- *   block_sort_*   a block sorts one tile of MP_TILE keys: each thread sorts
- *                  its MP_ITEMS keys in registers (sort_thread_items), then
- *                  log2(MP_THREADS) rounds (merge_round) merge runs of 1, 2,
- *                  4, ... threads' keys by the merge path in shared memory;
- *   each pass      partition_pass co-ranks the start of every output tile in
- *                  its pair of runs (merge_path_search), then merge_pass_*
- *                  merge each tile with merge_tile: all four helpers come from
+ *   block_sort_*   a block of BLOCK_SORT_THREADS sorts one tile of
+ *                  BLOCK_SORT_TILE keys: each thread sorts its MP_ITEMS keys
+ *                  in registers (sort_thread_items), then
+ *                  log2(BLOCK_SORT_THREADS) rounds (merge_round) merge runs of
+ *                  1, 2, 4, ... threads' keys by the merge path in shared memory;
+ *   each pass      partition_pass co-ranks the start of every output tile
+ *                  (MP_TILE keys) in its pair of runs (merge_path_search), then
+ *                  merge_pass_* merge each tile with merge_tile: all four
+ *                  helpers come from
  *                  solutions/ch12-merge/step6-merge-path/merge_path.cuh,
  *                  included, not copied.
  * Keys arrive as unsigned ints in the transform's order (sort_ref.h) and
  * compare as such (MP_UINT): no conversion pass. Stable; values move with
- * their keys. The tile, MP_THREADS x MP_ITEMS keys, is compile-time. */
+ * their keys. Both tiles are compile-time: the shape below. */
+
+/* The shape, measured beside cub::DeviceMergeSort on an H100 (tests/bench/harness/mergepath's
+ * sortspeed, 2026-11-27, 2^26 int keys; its builds set their own). Keys live in registers: compile-time. */
+#ifndef MP_THREADS
+#define MP_THREADS 512 /* the merge passes' block: 8704-key tiles (512 x 17 alone: 1.001x CUB's keys, 1.033x pairs) */
+#endif
+#ifndef MP_ITEMS
+#define MP_ITEMS 17 /* keys a thread, both kernels (ch12 step 6's 15, the old 512 x 15: 0.938x keys, 0.924x pairs) */
+#endif
+#ifndef BLOCK_SORT_THREADS
+#define BLOCK_SORT_THREADS 1024 /* 17408-key tiles, two merge tiles: a pass fewer; 1.028x keys, 1.042x pairs */
+#endif
 #include "merge_path.cuh" /* ch12 step 6's merge path: merge_path_search, merge_thread_items, merge_tile */
 #include "sort_host.h"
 
+/* The block sort's tile, and its shared array with the slack the register merge may read (as MP_SLOTS). */
+#define BLOCK_SORT_TILE  (BLOCK_SORT_THREADS * MP_ITEMS)
+#define BLOCK_SORT_SLOTS ((BLOCK_SORT_TILE + MP_ITEMS + 1 + 3) / 4 * 4)
+#if BLOCK_SORT_THREADS % MP_THREADS != 0 || (BLOCK_SORT_THREADS & (BLOCK_SORT_THREADS - 1)) != 0
+#error "BLOCK_SORT_THREADS: a power of two and a multiple of MP_THREADS, so each run width is whole merge tiles"
+#endif
+
 /* The keys kernels are compiled for a full SM (32 registers a thread): as many
  * blocks as the SM holds threads for, per architecture (sort.h), so no
- * architecture's ptxas ignores the bound; on sm_90, 2048 / 512 = 4, as
- * chapter 12 step 6's MP_KEYS_BLOCKS. The pairs kernels take what they need. */
-#define KEYS_BLOCKS (SORT_SM_THREADS / MP_THREADS)
+ * architecture's ptxas ignores the bound; on sm_90, 2048 / 512 = 4 merge
+ * blocks (chapter 12 step 6's MP_KEYS_BLOCKS) and 2048 / 1024 = 2 block sorts.
+ * The pairs kernels take what they need. */
+#define KEYS_BLOCKS            (SORT_SM_THREADS / MP_THREADS)
+#define BLOCK_SORT_KEYS_BLOCKS (SORT_SM_THREADS / BLOCK_SORT_THREADS > 0 ? SORT_SM_THREADS / BLOCK_SORT_THREADS : 1)
 
 /* ---- the block sort ------------------------------------------------------------ */
+
+/* merge_path.cuh's load_tile and copy_out stride by the merge's MP_THREADS;
+ * the block sort's block is BLOCK_SORT_THREADS, so it has its own two. */
+
+/* The tile into shared S[0, valid) (values into S_v), as load_tile: striped,
+ * so a warp's load reads 128 contiguous bytes, all MP_ITEMS in flight at once. */
+static __device__ __forceinline__ void load_sort_tile(const int *in, const int *in_values, int valid, int *S, int *S_v,
+                                                      const int has_values)
+{
+    int k[MP_ITEMS], v[MP_ITEMS];
+#pragma unroll
+    for (int i = 0; i < MP_ITEMS; i++) {
+        const int at = i * BLOCK_SORT_THREADS + threadIdx.x;
+        k[i] = v[i] = 0; /* defined everywhere: ptxas then keeps them all in registers */
+        if (at < valid) {
+            k[i] = in[at];
+            if (has_values)
+                v[i] = in_values[at];
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < MP_ITEMS; i++) {
+        const int at = i * BLOCK_SORT_THREADS + threadIdx.x;
+        if (at < valid) {
+            S[at] = k[i];
+            if (has_values)
+                S_v[at] = v[i];
+        }
+    }
+}
+
+/* Shared S[0, len) to out, as copy_out: 16-byte stores when out is aligned (vector_ok), words for the rest. */
+static __device__ __forceinline__ void copy_sort_out(const int *S, int *out, int len, const int vector_ok)
+{
+    int done = 0;
+    if (vector_ok) {
+        const int4 *S4 = (const int4 *)S;
+        int4 *out4 = (int4 *)out;
+        done = len & ~3;
+#pragma unroll 4
+        for (int x = threadIdx.x; x < (len >> 2); x += BLOCK_SORT_THREADS)
+            out4[x] = S4[x];
+    }
+#pragma unroll 4
+    for (int x = done + threadIdx.x; x < len; x += BLOCK_SORT_THREADS)
+        out[x] = S[x];
+}
 
 /* The thread's MP_ITEMS consecutive keys of the staged tile (conflict-free:
  * MP_ITEMS is odd). Past the tile's `valid` keys a thread repeats its largest
@@ -73,33 +143,36 @@ static __device__ __forceinline__ void merge_round(int keys[MP_ITEMS], int value
     (void)run, (void)valid;
 }
 
-/* One block per tile: keys_out[t * MP_TILE, + valid) = that tile of keys_in,
- * sorted stably, values with them. */
+/* One block per tile: keys_out[t * BLOCK_SORT_TILE, + valid) = that tile of
+ * keys_in, sorted stably, values with them. */
 static __device__ __forceinline__ void block_sort_tile(const int *keys_in, const int *values_in, int *keys_out,
                                                        int *values_out, int n, const int has_values,
                                                        const int vector_ok)
 {
     extern __shared__ int4 mp_shared[];
-    int *S = (int *)mp_shared, *S_v = S + MP_SLOTS;
-    const int64_t begin = (int64_t)blockIdx.x * MP_TILE;
-    const int valid = (int)min((int64_t)MP_TILE, (int64_t)n - begin);
-    load_tile(keys_in + begin, values_in + begin, keys_in + begin, values_in + begin, valid, valid, S, S_v, has_values);
+    int *S = (int *)mp_shared, *S_v = S + BLOCK_SORT_SLOTS;
+    const int64_t begin = (int64_t)blockIdx.x * BLOCK_SORT_TILE;
+    const int valid = (int)min((int64_t)BLOCK_SORT_TILE, (int64_t)n - begin);
+    load_sort_tile(keys_in + begin, values_in + begin, valid, S, S_v, has_values);
     __syncthreads(); /* the tile is staged before the threads pick their keys */
     int keys[MP_ITEMS], values[MP_ITEMS];
     load_thread_items(S, S_v, valid, keys, values, has_values);
     sort_thread_items(keys, values, has_values);
-    for (int run = 1; run < MP_THREADS; run *= 2) /* runs of 1, 2, 4, ... threads' keys */
+    for (int run = 1; run < BLOCK_SORT_THREADS; run *= 2) /* runs of 1, 2, 4, ... threads' keys */
         merge_round(keys, values, S, S_v, run, valid, has_values);
-    store_tile(keys, values, S, S_v, keys_out + begin, values_out + begin, valid, has_values, vector_ok);
+    stage_thread_items(keys, values, S, S_v, has_values); /* the sorted tile, in S in order */
+    copy_sort_out(S, keys_out + begin, valid, vector_ok);
+    if (has_values)
+        copy_sort_out(S_v, values_out + begin, valid, vector_ok);
 }
 
-__global__ void __launch_bounds__(MP_THREADS, KEYS_BLOCKS)
+__global__ void __launch_bounds__(BLOCK_SORT_THREADS, BLOCK_SORT_KEYS_BLOCKS)
     block_sort_keys(const unsigned int *keys_in, unsigned int *keys_out, int n, int vector_ok)
 {
     block_sort_tile((const int *)keys_in, NULL, (int *)keys_out, NULL, n, 0, vector_ok);
 }
 
-__global__ void __launch_bounds__(MP_THREADS)
+__global__ void __launch_bounds__(BLOCK_SORT_THREADS)
     block_sort_pairs(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
                      unsigned int *values_out, int n, int vector_ok)
 {
@@ -171,11 +244,12 @@ __global__ void __launch_bounds__(MP_THREADS)
 /* The block sort holds one shared tile of keys (and one of values). */
 static inline size_t block_sort_shared_bytes(int has_values)
 {
-    return sizeof(int) * (size_t)MP_SLOTS * (has_values ? 2 : 1);
+    return sizeof(int) * (size_t)BLOCK_SORT_SLOTS * (has_values ? 2 : 1);
 }
 
-/* Pass 0 sorts the tiles; pass w > 0 merges runs of MP_TILE * 2^(w-1) keys in
- * pairs; each reads the last one's output (sort_run, sort_host.c). */
+/* Pass 0 sorts the tiles; pass w > 0 merges runs of BLOCK_SORT_TILE * 2^(w-1)
+ * keys in pairs, a block per MP_TILE outputs; each reads the last one's output
+ * (sort_run, sort_host.c). */
 static const char *merge_sort_path_pass(const sort_pass *pass, const sort_ws *ws, const sort_params *p)
 {
     (void)p;
@@ -183,16 +257,17 @@ static const char *merge_sort_path_pass(const sort_pass *pass, const sort_ws *ws
     const int has_values = pass->values_in != NULL;
     const int vector_ok = mp_aligned16(pass->keys_out) && mp_aligned16(pass->values_out);
     if (pass->index == 0) {
+        const unsigned int sort_tiles = (unsigned int)sort_ceil_div(pass->n, BLOCK_SORT_TILE);
         if (has_values)
-            block_sort_pairs<<<ntiles, MP_THREADS, block_sort_shared_bytes(1)>>>(
+            block_sort_pairs<<<sort_tiles, BLOCK_SORT_THREADS, block_sort_shared_bytes(1)>>>(
                 pass->keys_in, pass->values_in, pass->keys_out, pass->values_out, n, vector_ok);
         else
-            block_sort_keys<<<ntiles, MP_THREADS, block_sort_shared_bytes(0)>>>(pass->keys_in, pass->keys_out, n,
-                                                                                vector_ok);
+            block_sort_keys<<<sort_tiles, BLOCK_SORT_THREADS, block_sort_shared_bytes(0)>>>(
+                pass->keys_in, pass->keys_out, n, vector_ok);
         CUDA_CHECK_LAUNCH();
         return NULL;
     }
-    const int width = MP_TILE << (pass->index - 1);
+    const int width = BLOCK_SORT_TILE << (pass->index - 1);
     int *part = (int *)ws->words;
 #ifndef MP_NO_PARTITION /* tests/bench/harness/mergepath's ladder: blocks search their own bounds (docs/ch13-sort.md) */
     partition_pass<<<(unsigned int)sort_ceil_div(ntiles, 256), 256>>>(pass->keys_in, n, width, ntiles, part);
@@ -213,18 +288,25 @@ static int merge_sort_path_passes(int64_t n, const sort_params *p)
 {
     (void)p;
     int count = 1;
-    for (int64_t width = MP_TILE; width < n; width *= 2)
+    for (int64_t width = BLOCK_SORT_TILE; width < n; width *= 2)
         count++;
     return count;
 }
 
 /* ---- what ./run and the tests ask of this step ---------------------------------------- */
 
+/* The shape in words, for --help and the messages: "1024 x 17", "512 x 17", "512" */
+#define SORT_STR_(x) #x
+#define SORT_STR(x)  SORT_STR_(x)
+#define SORT_SHAPE   SORT_STR(BLOCK_SORT_THREADS) " x " SORT_STR(MP_ITEMS)
+#define MERGE_SHAPE  SORT_STR(MP_THREADS) " x " SORT_STR(MP_ITEMS)
+#define MERGE_BLOCK  SORT_STR(MP_THREADS)
+
 static const char *merge_sort_path_check(int64_t n, const sort_params *p)
 {
     (void)n;
-    return p->block != MP_THREADS ? "this step's block is MP_THREADS = 512 threads, compile-time (the tile is "
-                                    "MP_THREADS x MP_ITEMS keys in registers): --block 512 or none"
+    return p->block != MP_THREADS ? "this step's blocks are compile-time (" SORT_SHAPE " keys sort a tile, " MERGE_SHAPE
+                                    " merge one: the top of sort.cu): --block " MERGE_BLOCK " or none"
                                   : NULL;
 }
 
@@ -232,11 +314,14 @@ static const char *merge_sort_path_fit(int64_t n, const sort_params *p, int with
 {
     (void)n, (void)p;
     const char *why = lab_fit_kernel(with_values ? (const void *)block_sort_pairs : (const void *)block_sort_keys,
-                                     MP_THREADS, block_sort_shared_bytes(with_values));
+                                     BLOCK_SORT_THREADS, block_sort_shared_bytes(with_values));
     if (why == NULL)
         why = lab_fit_kernel(with_values ? (const void *)merge_pass_pairs : (const void *)merge_pass_keys, MP_THREADS,
                              mp_shared_bytes(with_values));
-    return why;
+    return why == NULL ? NULL
+                       : "this GPU gives a block less shared memory than this step's tiles need (" SORT_SHAPE
+                         " keys, and values, in a block sort): BLOCK_SORT_THREADS 512 and MP_ITEMS 15 at the top of "
+                         "sort.cu need 60 KiB";
 }
 
 /* the other key (value) buffer of the ping-pong, and the partition: one start per tile */
@@ -249,14 +334,17 @@ static void merge_sort_path_workspace(int64_t n, const sort_params *p, sort_ws_n
 
 static void merge_sort_path_describe(const sort_params *p, char *buf, size_t len)
 {
-    snprintf(buf, len, "block=%d items=%d tile=%d", p->block, MP_ITEMS, MP_TILE);
+    snprintf(buf, len, "block=%d items=%d tile=%d sort_block=%d sort_tile=%d", p->block, MP_ITEMS, MP_TILE,
+             BLOCK_SORT_THREADS, BLOCK_SORT_TILE);
 }
 
-/* Step 8's facts: a compile-time tile sorted in registers, then merge passes by the merge path (sort.h). */
+/* Step 8's facts: compile-time tiles sorted in registers, then merge passes by the merge path (sort.h). */
 const sort_step sort_step_info = {
-    .lab = {.about = "Step 8 (beyond the book): tiles of 512 threads x 15 keys sorted in registers, then merge\n"
-                     "passes by chapter 12 step 6's merge path. The tile is compile-time (MP_THREADS, MP_ITEMS\n"
-                     "in merge_path.cuh): --block takes only 512. --example sorts Fig 13.1's keys.\n",
+    .lab = {.about =
+                "Step 8 (beyond the book): tiles of " SORT_SHAPE " keys (threads x keys each) sorted in registers,\n"
+                "then merge passes of " MERGE_SHAPE "-key tiles by chapter 12 step 6's merge path. The shape is\n"
+                "compile-time (BLOCK_SORT_THREADS, MP_THREADS, MP_ITEMS at the top of sort.cu): --block takes\n"
+                "only the merges' " MERGE_BLOCK ". --example sorts Fig 13.1's keys.\n",
             .default_n = 1 << 24,
             .max_n = SORT_MAX_N,
             .max_n_why = "n must be 0 to 2^31 - 1 (int sizes, as in chapter 12's merge path)"},

@@ -1,30 +1,36 @@
-/* step8-merge-sort-path.c - step 8's own tests, in its tiles (MP_TILE =
- * 512 x 15 keys): sizes around one tile and around the run widths (odd and
- * even pass counts, so the ping-pong ends in the output either way, partial
- * last tiles and pairs with no B), the benchmark's 2^26, outputs that do not
- * start on a 16-byte boundary (the int4 stores fall back to words), and the
- * compile-time block refused in any other size. */
+/* step8-merge-sort-path.c - step 8's own tests, in its two tiles as its
+ * result line names them (the block sort's U, 1024 x 17 keys; the merge
+ * passes' T, 512 x 17; U = 2T): sizes around both tiles and around the run
+ * widths (odd and even pass counts, so the ping-pong ends in the output either
+ * way, partial last tiles and pairs with no B, sizes that are whole merge tiles
+ * but no whole number of block sort tiles, or neither), the benchmark's 2^26,
+ * outputs that do not start on a 16-byte boundary (the int4 stores fall back
+ * to words), and the compile-time block refused in any other size. */
 #include <string.h>
 
 #include "sort_test.h"
 
-/* The step's tile (its result line says it: "tile=7680"). */
-static int64_t tile_of_step(void)
+/* A tile of the step's result line: " tile=" the merge passes' ("tile=8704"), "sort_tile=" the block sort's. */
+static int64_t tile_of_step(const char *name)
 {
     char line[256];
     const char *at;
     STEP->describe(&STEP->defaults, line, sizeof line);
-    at = strstr(line, "tile=");
-    cr_assert_not_null(at, "the result line names the tile: '%s'", line);
-    return strtoll(at + 5, NULL, 10);
+    at = strstr(line, name);
+    cr_assert_not_null(at, "the result line names %s: '%s'", name, line);
+    return strtoll(at + strlen(name), NULL, 10);
 }
+#define MERGE_TILE() tile_of_step(" tile=")
+#define SORT_TILE()  tile_of_step("sort_tile=")
 
 GPU_TEST(merge_sort_path, sizes_around_tiles_and_run_widths)
 {
-    const int64_t T = tile_of_step();
-    /* 1 tile; 2, 3, 4, 5 tiles (one or two passes, B short or empty); 37 tiles (6 passes, odd runs); 64 and 65 */
-    const int64_t sizes[] = {T - 1,     T,     T + 1,       2 * T,  2 * T + 1,  3 * T - 1,
-                             4 * T + 3, 5 * T, 37 * T + 11, 64 * T, 64 * T + 1, 65 * T - 7};
+    const int64_t T = MERGE_TILE(), U = SORT_TILE();
+    /* around one merge tile and one block sort tile (no merge pass); 2, 3, 4, 5 block sort tiles (one or two passes,
+     * B short or empty); 3 merge tiles, 1.5 block sort tiles; 37 (6 passes, odd runs); 64, 65; 6.5 and a key */
+    const int64_t sizes[] = {T - 1, T,           T + 1,  U - 1,      U,          U + 1,
+                             2 * U, 2 * U + 1,   3 * T,  3 * T + 5,  3 * U - 1,  4 * U + 3,
+                             5 * U, 37 * U + 11, 64 * U, 64 * U + 1, 65 * U - 7, 13 * T + 1};
     for (int z = 0; z < (int)(sizeof sizes / sizeof sizes[0]); z++)
         for (int d = 0; sort_dists[d] != NULL; d++)
             check_sort(sizes[z], sort_dists[d], (sort_type)((z + d) % 3), (z + d) % 2 == 0, lab_test_seed(z + d),
@@ -78,11 +84,12 @@ static void check_shifted_output(int64_t n, const char *dist, int shift, uint64_
 
 GPU_TEST(merge_sort_path, outputs_off_a_16_byte_boundary)
 {
-    const int64_t T = tile_of_step();
+    const int64_t U = SORT_TILE();
     for (int shift = 1; shift <= 3; shift++) {
-        check_shifted_output(T + shift, "uniform", shift, lab_test_seed(shift));     /* one merge pass */
-        check_shifted_output(4 * T - shift, "few", shift, lab_test_seed(shift + 1)); /* two passes */
-        check_shifted_output(100003, "high", shift, lab_test_seed(shift + 2));       /* four passes */
+        check_shifted_output(U - shift, "uniform", shift, lab_test_seed(shift + 3)); /* the block sort alone */
+        check_shifted_output(U + shift, "uniform", shift, lab_test_seed(shift));     /* one merge pass */
+        check_shifted_output(4 * U - shift, "few", shift, lab_test_seed(shift + 1)); /* two passes */
+        check_shifted_output(100003, "high", shift, lab_test_seed(shift + 2));       /* three passes */
     }
 }
 
@@ -90,7 +97,11 @@ Test(merge_sort_path_params, the_block_is_compile_time)
 {
     sort_params p = STEP->defaults;
     char line[256], block[32];
-    cr_assert_eq(tile_of_step() % p.block, 0, "the tile is the block's threads x MP_ITEMS keys");
+    const int64_t T = MERGE_TILE(), U = SORT_TILE();
+    cr_assert_eq(T % p.block, 0, "the merge tile is the block's threads x MP_ITEMS keys");
+    cr_assert(U % T == 0 && ((U / T) & (U / T - 1)) == 0,
+              "the block sort's tile (%lld) is 2^k merge tiles (%lld): every run width is whole merge tiles",
+              (long long)U, (long long)T);
     cr_assert_null(sort_check(STEP, 1 << 20, &p), "the default block runs");
     p.block = 256;
     assert_refused(1000, &p, "block=256 (the step's block is compile-time)");
@@ -109,7 +120,7 @@ Test(merge_sort_path_params, the_block_is_compile_time)
  * shows every time. */
 GPU_TEST(merge_sort_path_races, a_missing_barrier_shows_every_time)
 {
-    const int64_t T = tile_of_step();
+    const int64_t U = SORT_TILE();
     check_sort_repeatedly(((int64_t)1 << 20) + 7, 1, 8, lab_test_seed(0), &STEP->defaults);
-    check_sort_repeatedly(37 * T + 11, 0, 8, lab_test_seed(1), &STEP->defaults); /* keys only: its own kernels */
+    check_sort_repeatedly(37 * U + 11, 0, 8, lab_test_seed(1), &STEP->defaults); /* keys only: its own kernels */
 }

@@ -1,7 +1,8 @@
 /* cand.cu - one build of tests/bench/harness/mergepath's candidates for ch13
  * step 8: the step's own sort.cu, included (never a copy), compiled with the
- * build's tile shape (-DMP_THREADS, -DMP_ITEMS) and register bounds
- * (-DCAND_KEYS_BLOCKS, -DCAND_PAIRS_BLOCKS: candidates.mk), and beside it
+ * build's tile shapes (-DBLOCK_SORT_THREADS, -DMP_THREADS, -DMP_ITEMS; none:
+ * the step's own) and register bounds (-DCAND_KEYS_BLOCKS, -DCAND_PAIRS_BLOCKS:
+ * candidates.mk), and beside it
  * kernels made of the step's own device helpers:
  *   cand_sort_*, cand_merge_*    the step's block_sort_tile and merge_pass_body
  *                                under the build's __launch_bounds__;
@@ -16,17 +17,22 @@
 
 #include "cand.h"
 
-#ifndef CAND_KEYS_BLOCKS
-#define CAND_KEYS_BLOCKS KEYS_BLOCKS /* the step's */
+#ifdef CAND_KEYS_BLOCKS /* a build's bound, for the block sort too (the builds that set it sort with MP_THREADS) */
+#define CAND_SORT_KEYS_BLOCKS CAND_KEYS_BLOCKS
+#else
+#define CAND_KEYS_BLOCKS      KEYS_BLOCKS /* the step's */
+#define CAND_SORT_KEYS_BLOCKS BLOCK_SORT_KEYS_BLOCKS
 #endif
 #ifndef CAND_PAIRS_BLOCKS
-#define CAND_PAIRS_BLOCKS 0 /* the step's: __launch_bounds__(MP_THREADS) alone */
+#define CAND_PAIRS_BLOCKS 0 /* the step's: __launch_bounds__(threads) alone */
 #endif
 #if CAND_PAIRS_BLOCKS > 0
-#define CAND_PAIRS_BOUNDS    __launch_bounds__(MP_THREADS, CAND_PAIRS_BLOCKS)
-#define CAND_ONE_TILE_BLOCKS CAND_PAIRS_BLOCKS
+#define CAND_PAIRS_BOUNDS      __launch_bounds__(MP_THREADS, CAND_PAIRS_BLOCKS)
+#define CAND_SORT_PAIRS_BOUNDS __launch_bounds__(BLOCK_SORT_THREADS, CAND_PAIRS_BLOCKS)
+#define CAND_ONE_TILE_BLOCKS   CAND_PAIRS_BLOCKS
 #else
-#define CAND_PAIRS_BOUNDS    __launch_bounds__(MP_THREADS)
+#define CAND_PAIRS_BOUNDS      __launch_bounds__(MP_THREADS)
+#define CAND_SORT_PAIRS_BOUNDS __launch_bounds__(BLOCK_SORT_THREADS)
 /* the one-tile pairs merge holds keys, values and positions: at most 64 registers, as the step's pairs */
 #define CAND_ONE_TILE_BLOCKS (SORT_SM_THREADS / 2 / MP_THREADS > 0 ? SORT_SM_THREADS / 2 / MP_THREADS : 1)
 #endif
@@ -36,15 +42,15 @@
 
 /* ---- the step's bodies under the build's bounds ------------------------------------ */
 
-static __global__ void __launch_bounds__(MP_THREADS, CAND_KEYS_BLOCKS)
+static __global__ void __launch_bounds__(BLOCK_SORT_THREADS, CAND_SORT_KEYS_BLOCKS)
     cand_sort_keys(const unsigned int *keys_in, unsigned int *keys_out, int n, int vector_ok)
 {
     block_sort_tile((const int *)keys_in, NULL, (int *)keys_out, NULL, n, 0, vector_ok);
 }
 
-static __global__ void CAND_PAIRS_BOUNDS cand_sort_pairs(const unsigned int *keys_in, const unsigned int *values_in,
-                                                         unsigned int *keys_out, unsigned int *values_out, int n,
-                                                         int vector_ok)
+static __global__ void CAND_SORT_PAIRS_BOUNDS cand_sort_pairs(const unsigned int *keys_in,
+                                                              const unsigned int *values_in, unsigned int *keys_out,
+                                                              unsigned int *values_out, int n, int vector_ok)
 {
     block_sort_tile((const int *)keys_in, (const int *)values_in, (int *)keys_out, (int *)values_out, n, 1, vector_ok);
 }
@@ -156,7 +162,7 @@ static __global__ void __launch_bounds__(MP_THREADS, CAND_ONE_TILE_BLOCKS)
 static const char *cand_fit(int with_values)
 {
     const char *why = lab_fit_kernel(with_values ? (const void *)cand_sort_pairs : (const void *)cand_sort_keys,
-                                     MP_THREADS, block_sort_shared_bytes(with_values));
+                                     BLOCK_SORT_THREADS, block_sort_shared_bytes(with_values));
     if (why == NULL)
         why = lab_fit_kernel(with_values ? (const void *)cand_merge_pairs : (const void *)cand_merge_keys, MP_THREADS,
                              mp_shared_bytes(with_values));
@@ -187,8 +193,8 @@ static void cand_resources(char *buf, size_t len)
         const void *kernel;
         int threads;
         size_t shared;
-    } k[] = {{"sortK", (const void *)cand_sort_keys, MP_THREADS, block_sort_shared_bytes(0)},
-             {"sortP", (const void *)cand_sort_pairs, MP_THREADS, block_sort_shared_bytes(1)},
+    } k[] = {{"sortK", (const void *)cand_sort_keys, BLOCK_SORT_THREADS, block_sort_shared_bytes(0)},
+             {"sortP", (const void *)cand_sort_pairs, BLOCK_SORT_THREADS, block_sort_shared_bytes(1)},
              {"mergeK", (const void *)cand_merge_keys, MP_THREADS, mp_shared_bytes(0)},
              {"mergeP", (const void *)cand_merge_pairs, MP_THREADS, mp_shared_bytes(1)},
              {"merge1P", (const void *)cand_merge_pairs_one_tile, MP_THREADS, mp_shared_bytes(0)},
@@ -203,13 +209,13 @@ static void cand_resources(char *buf, size_t len)
 static void cand_block_sort(const unsigned int *keys_in, const unsigned int *values_in, unsigned int *keys_out,
                             unsigned int *values_out, int n)
 {
-    const int ntiles = (int)sort_ceil_div(n, MP_TILE);
+    const int ntiles = (int)sort_ceil_div(n, BLOCK_SORT_TILE);
     const int vector_ok = mp_aligned16(keys_out) && mp_aligned16(values_out);
     if (values_in != NULL)
-        cand_sort_pairs<<<ntiles, MP_THREADS, block_sort_shared_bytes(1)>>>(keys_in, values_in, keys_out, values_out, n,
-                                                                            vector_ok);
+        cand_sort_pairs<<<ntiles, BLOCK_SORT_THREADS, block_sort_shared_bytes(1)>>>(keys_in, values_in, keys_out,
+                                                                                    values_out, n, vector_ok);
     else
-        cand_sort_keys<<<ntiles, MP_THREADS, block_sort_shared_bytes(0)>>>(keys_in, keys_out, n, vector_ok);
+        cand_sort_keys<<<ntiles, BLOCK_SORT_THREADS, block_sort_shared_bytes(0)>>>(keys_in, keys_out, n, vector_ok);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -244,6 +250,8 @@ const cand_build cand_build_info = {.name = CAND_NAME,
                                     .threads = MP_THREADS,
                                     .items = MP_ITEMS,
                                     .tile = MP_TILE,
+                                    .sort_threads = BLOCK_SORT_THREADS,
+                                    .sort_tile = BLOCK_SORT_TILE,
                                     .keys_blocks = CAND_KEYS_BLOCKS,
                                     .pairs_blocks = CAND_PAIRS_BLOCKS, /* 0: unbounded, as the step */
                                     .step = &sort_step_info,

@@ -13,7 +13,7 @@
 #define CAND_MAX_EVENTS 64 /* around each kernel: 2 + 2 x 31 merge passes at most */
 
 typedef struct {
-    const cand_build *bs, *mg; /* the block sort's build, the merge passes' (its tile divides bs's by 2^k) */
+    const cand_build *bs, *mg; /* the block sort's build, the merge passes' (its tile divides bs's sort_tile by 2^k) */
     int warp, one_tile;        /* the partition a warp a tile; the pairs merge through one shared tile */
     int64_t n;
     const unsigned int *keys, *values; /* values NULL: keys only */
@@ -26,7 +26,7 @@ typedef struct {
 static int cand_merges(const cand_sort *s)
 {
     int m = 0;
-    for (int64_t width = s->bs->tile; width < s->n; width *= 2)
+    for (int64_t width = s->bs->sort_tile; width < s->n; width *= 2)
         m++;
     return m;
 }
@@ -48,7 +48,7 @@ static void cand_sort_run(const cand_sort *s)
     unsigned int *dst_v = with_values ? (dst == s->out ? s->out_v : s->alt_v) : NULL;
     s->bs->block_sort(s->keys, s->values, dst, dst_v, n);
     cand_mark(s, &e);
-    int width = s->bs->tile;
+    int width = s->bs->sort_tile;
     for (int k = 1; k <= merges; k++, width *= 2) {
         const unsigned int *src = dst, *src_v = dst_v;
         dst = (total - 1 - k) % 2 == 0 ? s->out : s->alt;

@@ -236,7 +236,7 @@ static int run_size(int log2n, uint64_t seed, const candidate *cands, int ncands
     work w;
     memset(&w, 0, sizeof w);
     w.n = n;
-    w.step = builds[build_index("512x15", 6)]; /* the step as it is */
+    w.step = builds[build_index("step", 4)]; /* the step as it is: sort.cu's own shape */
     w.keys = (const unsigned int *)lab_dev_upload(keys, bytes, "keys");
     w.ikeys = (const int *)lab_dev_upload(raw, bytes, "int keys");
     w.index = (const unsigned int *)lab_dev_upload(index, bytes, "values");
@@ -327,18 +327,18 @@ int main(int argc, char **argv)
         if (why == NULL && (why = builds[b]->fit(1)) == NULL)
             builds[b]->resources(res, sizeof res);
         usable[b] = why == NULL;
-        printf("%-12s %4dx%-2d tile %5d k%d p%d |%s%s\n", builds[b]->name, builds[b]->threads, builds[b]->items,
-               builds[b]->tile, builds[b]->keys_blocks, builds[b]->pairs_blocks,
-               usable[b] ? "" : " REFUSED: ", usable[b] ? res : why);
+        printf("%-12s sort %4dx%-2d %5d merge %4dx%-2d %5d k%d p%d |%s%s\n", builds[b]->name, builds[b]->sort_threads,
+               builds[b]->items, builds[b]->sort_tile, builds[b]->threads, builds[b]->items, builds[b]->tile,
+               builds[b]->keys_blocks, builds[b]->pairs_blocks, usable[b] ? "" : " REFUSED: ", usable[b] ? res : why);
     }
     candidate cands[64];
     int ncands = 0;
     for (const char *at = CAND_ROWS; *at != '\0' && ncands < 64; at += *at == ' ') {
         const size_t len = strcspn(at, " ");
         const candidate c = parse_row(at, len);
-        const int ratio = builds[c.sort]->tile / builds[c.merge]->tile;
+        const int ratio = builds[c.sort]->sort_tile / builds[c.merge]->tile;
         at += len;
-        if (builds[c.sort]->tile % builds[c.merge]->tile != 0 || (ratio & (ratio - 1)) != 0)
+        if (builds[c.sort]->sort_tile % builds[c.merge]->tile != 0 || (ratio & (ratio - 1)) != 0)
             printf("SKIP %s: the block sort's tile is not 2^k merge tiles\n", c.label);
         else if (listed(only, c.label, 1) && !listed(exclude, c.label, 0) && usable[c.sort] && usable[c.merge])
             cands[ncands++] = c;

@@ -177,9 +177,10 @@ static void sort_suite(uint64_t seed, int64_t max_n, int stop)
 {
     char line[256];
     sort_step_info.describe(&sort_step_info.defaults, line, sizeof line);
-    const int64_t T = strtoll(strstr(line, "tile=") + 5, NULL, 10);
-    const int64_t sizes[] = {0, 1, 2, 31, T - 1, T, T + 1, 2 * T, 3 * T - 1, 4 * T + 3, 37 * T + 11, 64 * T + 1,
-                             65537, 100003};
+    const int64_t T = strtoll(strstr(line, " tile=") + 6, NULL, 10);     /* the merge passes' tile */
+    const int64_t U = strtoll(strstr(line, "sort_tile=") + 10, NULL, 10); /* the block sort's, 2^k merge tiles */
+    const int64_t sizes[] = {0,     1,         2,         31,        T - 1,     T,           T + 1,      U - 1, U + 1,
+                             2 * T, 3 * T - 1, 2 * U + 1, 3 * U - 1, 4 * T + 3, 37 * T + 11, 64 * T + 1, 65537, 100003};
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
         if (sizes[z] > max_n)
             continue;
