@@ -38,7 +38,9 @@ GENCODE := -arch=all
 else
 GENCODE := $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=[sm_$(a),compute_$(a)])
 endif
-NVFLAGS := -O3 -std=c++17 $(GENCODE) -lineinfo -Icommon -Xcompiler -Wall,-Wno-unused-function -diag-suppress 177,550 -MMD -MP
+# one architecture: its number for host code too (launch.h's LAB_SHARED_OPTIN_KIB sizes compile-time tiles)
+ONE_ARCH := $(if $(word 2,$(CUDA_ARCH)),,$(if $(shell echo '$(strip $(CUDA_ARCH))' | grep -x '[0-9][0-9]*'),-DLAB_ONE_ARCH=$(strip $(CUDA_ARCH))))
+NVFLAGS := -O3 -std=c++17 $(GENCODE) $(ONE_ARCH) -lineinfo -Icommon -Xcompiler -Wall,-Wno-unused-function -diag-suppress 177,550 -MMD -MP
 CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-function -Icommon -I$(CUDA_HOME)/include -MMD -MP
 # The tests' host code (suites, CPU references, host-callable step code such as co_rank) runs
 # under AddressSanitizer and UBSan: an out-of-bounds read fails every time, not by luck.

@@ -21,6 +21,23 @@
 #define LAB_SM_THREADS 2048
 #endif
 
+/* The one architecture a build targets, seen by host and device code alike:
+ * the Makefile passes -DLAB_ONE_ARCH=<cc> when CUDA_ARCH names exactly one (a
+ * fat binary for several leaves it undefined). LAB_SHARED_OPTIN_KIB is the
+ * shared memory a block of it may opt in to (CUDA C++ Programming Guide,
+ * "Compute capabilities"), for a step whose tile shape is compile-time; 64 KiB
+ * (sm_75's, the least the lab runs on) where it is not known, so a tile sized
+ * by it fits every GPU. */
+#if defined(LAB_ONE_ARCH) && (LAB_ONE_ARCH == 90 || LAB_ONE_ARCH == 100 || LAB_ONE_ARCH == 103)
+#define LAB_SHARED_OPTIN_KIB 227
+#elif defined(LAB_ONE_ARCH) && (LAB_ONE_ARCH == 80 || LAB_ONE_ARCH == 87)
+#define LAB_SHARED_OPTIN_KIB 163
+#elif defined(LAB_ONE_ARCH) && (LAB_ONE_ARCH == 86 || LAB_ONE_ARCH == 89 || LAB_ONE_ARCH == 120)
+#define LAB_SHARED_OPTIN_KIB 99
+#else
+#define LAB_SHARED_OPTIN_KIB 64
+#endif
+
 LAB_BEGIN_C
 
 /* What a kernel needs of its block size, or'ed together. */
