@@ -169,10 +169,11 @@ GPU_TEST(sample_sort_run, between_processes_over_the_network_transport)
     expect_run_passes(launcher, "-n 1000,2^20+3,2^24 --dist all --reps 1");
     expect_run_passes(launcher, "-n 2^22+1 --dist all --reps 1 --keys-only");
     /* the proof of the path: each connection NCCL made, by its transport (NCCL_DEBUG=INFO's lines) */
-    snprintf(cmd, sizeof cmd,
-             "NCCL_NVLS_ENABLE=0 NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET %s %s -x NCCL_DEBUG -x NCCL_DEBUG_SUBSYS %s "
-             "-n 2^20 --reps 1 2>&1 | grep -oE 'via (NET|P2P|SHM)/[A-Za-z]+' | sort | uniq -c",
-             SS_NET_ONLY, mpirun, lab_test_run_path());
+    snprintf(
+        cmd, sizeof cmd,
+        "NCCL_NVLS_ENABLE=0 NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET %s %s -x NCCL_DEBUG -x NCCL_DEBUG_SUBSYS %s "
+        "-n 2^20 --reps 1 2>&1 | grep -oE 'via (NET|P2P|SHM)/[A-Za-z]+' | sort | uniq -c",
+        SS_NET_ONLY, mpirun, lab_test_run_path());
     lab_test_command(cmd, out, sizeof out);
     cr_assert(strstr(out, "via NET/") != NULL, "%s: NCCL logged no connection over NET; it said:\n%s", cmd, out);
     cr_assert(strstr(out, "via P2P/") == NULL && strstr(out, "via SHM/") == NULL,
