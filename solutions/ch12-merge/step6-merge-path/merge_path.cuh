@@ -200,8 +200,11 @@ static __device__ __forceinline__ void stage_thread_items(const int keys[MP_ITEM
 }
 
 /* Shared S[0, c_len) to out[0, c_len), coalesced: 16-byte stores when out is
- * 16-byte aligned (vector_ok), 4-byte words for the rest. */
-static __device__ __forceinline__ void copy_out(const int *S, int *out, int c_len, const int vector_ok)
+ * 16-byte aligned (vector_ok), 4-byte words for the rest. threads: the
+ * block's, a literal at each call (MP_THREADS here; ch13 step 8's block sort
+ * passes its own), so the loops' stride is compile-time. */
+static __device__ __forceinline__ void copy_out(const int *S, int *out, int c_len, const int vector_ok,
+                                                const int threads)
 {
     int done = 0;
     if (vector_ok) {
@@ -209,11 +212,11 @@ static __device__ __forceinline__ void copy_out(const int *S, int *out, int c_le
         int4 *out4 = (int4 *)out;
         done = c_len & ~3;
 #pragma unroll 4
-        for (int x = threadIdx.x; x < (c_len >> 2); x += MP_THREADS)
+        for (int x = threadIdx.x; x < (c_len >> 2); x += threads)
             out4[x] = S4[x];
     }
 #pragma unroll 4
-    for (int x = done + threadIdx.x; x < c_len; x += MP_THREADS)
+    for (int x = done + threadIdx.x; x < c_len; x += threads)
         out[x] = S[x];
 }
 
@@ -224,9 +227,9 @@ static __device__ __forceinline__ void store_tile(const int keys[MP_ITEMS], cons
                                                   const int vector_ok)
 {
     stage_thread_items(keys, values, S, S_v, has_values);
-    copy_out(S, C, c_len, vector_ok);
+    copy_out(S, C, c_len, vector_ok, MP_THREADS);
     if (has_values)
-        copy_out(S_v, C_values, c_len, vector_ok);
+        copy_out(S_v, C_values, c_len, vector_ok, MP_THREADS);
 }
 
 /* One tile: outputs C[c_begin, c_begin + c_len) of the stable merge of A[0,m)

@@ -20,31 +20,7 @@
  * compare as such (MP_UINT): no conversion pass. Stable; values move with
  * their keys. Both tiles are compile-time: the shape below. */
 
-/* The shape, measured beside cub::DeviceMergeSort on an H100 (tests/bench/harness/mergepath's
- * sortspeed, 2026-11-27, 2^26 int keys; its builds set their own), by the shared memory a block
- * of the build's GPU may take (launch.h): 1024 x 17 block sorts need 136 KiB for pairs (A100,
- * H100), 512 x 17 68 KiB (sm_86, sm_89, sm_120: 99), chapter 12's 512 x 15 60 KiB (sm_75: 64; and
- * a build for several GPUs at once). Keys live in registers: compile-time; the result line prints it. */
-#include "launch.h"
-#if LAB_SHARED_OPTIN_KIB >= 136
-#define SORT_SHAPE_ITEMS 17   /* 512 x 17 merges alone: 1.001x CUB's keys, 1.033x pairs */
-#define SORT_SHAPE_BLOCK 1024 /* 17408-key block sorts, two merge tiles: a pass fewer; 1.028x keys, 1.042x pairs */
-#elif LAB_SHARED_OPTIN_KIB >= 70
-#define SORT_SHAPE_ITEMS 17
-#define SORT_SHAPE_BLOCK 512
-#else
-#define SORT_SHAPE_ITEMS 15 /* ch12 step 6's: 0.938x keys, 0.924x pairs */
-#define SORT_SHAPE_BLOCK 512
-#endif
-#ifndef MP_THREADS
-#define MP_THREADS 512 /* the merge passes' block */
-#endif
-#ifndef MP_ITEMS
-#define MP_ITEMS SORT_SHAPE_ITEMS /* keys a thread, both kernels */
-#endif
-#ifndef BLOCK_SORT_THREADS
-#define BLOCK_SORT_THREADS SORT_SHAPE_BLOCK /* the block sort's block */
-#endif
+#include "shape.h"        /* the shape: the merges' and the block sort's tiles, by the GPU built for */
 #include "merge_path.cuh" /* ch12 step 6's merge path: merge_path_search, merge_thread_items, merge_tile */
 #include "sort_host.h"
 
@@ -65,8 +41,10 @@
 
 /* ---- the block sort ------------------------------------------------------------ */
 
-/* merge_path.cuh's load_tile and copy_out stride by the merge's MP_THREADS;
- * the block sort's block is BLOCK_SORT_THREADS, so it has its own two. */
+/* merge_path.cuh's load_tile strides by the merge's MP_THREADS and loads with
+ * L2's prefetch hint, measured for the merges only; the block sort's block is
+ * BLOCK_SORT_THREADS, so it loads its tile itself. Its copy out is
+ * copy_out's, given BLOCK_SORT_THREADS. */
 
 /* The tile into shared S[0, valid) (values into S_v), as load_tile: striped,
  * so a warp's load reads 128 contiguous bytes, all MP_ITEMS in flight at once. */
@@ -93,23 +71,6 @@ static __device__ __forceinline__ void load_sort_tile(const int *in, const int *
                 S_v[at] = v[i];
         }
     }
-}
-
-/* Shared S[0, len) to out, as copy_out: 16-byte stores when out is aligned (vector_ok), words for the rest. */
-static __device__ __forceinline__ void copy_sort_out(const int *S, int *out, int len, const int vector_ok)
-{
-    int done = 0;
-    if (vector_ok) {
-        const int4 *S4 = (const int4 *)S;
-        int4 *out4 = (int4 *)out;
-        done = len & ~3;
-#pragma unroll 4
-        for (int x = threadIdx.x; x < (len >> 2); x += BLOCK_SORT_THREADS)
-            out4[x] = S4[x];
-    }
-#pragma unroll 4
-    for (int x = done + threadIdx.x; x < len; x += BLOCK_SORT_THREADS)
-        out[x] = S[x];
 }
 
 /* The thread's MP_ITEMS consecutive keys of the staged tile (conflict-free:
@@ -200,9 +161,9 @@ static __device__ __forceinline__ void block_sort_tile(const int *keys_in, const
     for (int run = 1; run < BLOCK_SORT_THREADS; run *= 2) /* runs of 1, 2, 4, ... threads' keys */
         merge_round(keys, values, S, S_v, run, valid, has_values);
     stage_thread_items(keys, values, S, S_v, has_values); /* the sorted tile, in S in order */
-    copy_sort_out(S, keys_out + begin, valid, vector_ok);
+    copy_out(S, keys_out + begin, valid, vector_ok, BLOCK_SORT_THREADS);
     if (has_values)
-        copy_sort_out(S_v, values_out + begin, valid, vector_ok);
+        copy_out(S_v, values_out + begin, valid, vector_ok, BLOCK_SORT_THREADS);
 }
 
 __global__ void __launch_bounds__(BLOCK_SORT_THREADS, BLOCK_SORT_KEYS_BLOCKS)

@@ -18,7 +18,7 @@
 #ifndef MP_LADDER_CUH
 #define MP_LADDER_CUH
 
-#define merge_tile merge_tile_step
+#define merge_tile      merge_tile_step
 #define mp_shared_bytes mp_shared_bytes_step
 #include "merge_path.cuh"
 #undef merge_tile
@@ -56,7 +56,7 @@ static __device__ __forceinline__ void ladder_copy_out(const int *S, int *out, i
     for (int x = threadIdx.x; x < c_len; x += MP_THREADS)
         out[x] = S[x];
 #else
-    copy_out(S, out, c_len, vector_ok);
+    copy_out(S, out, c_len, vector_ok, MP_THREADS);
 #endif
 }
 
@@ -130,8 +130,7 @@ static __device__ __forceinline__ void merge_tile(const int *A, const int *A_val
                                                   const int vector_ok)
 {
 #if !MP_LADDER_VARIANT
-    merge_tile_step(A, A_values, m, B, B_values, n, C, C_values, c_begin, c_len, part, has_values, key_type,
-                    vector_ok);
+    merge_tile_step(A, A_values, m, B, B_values, n, C, C_values, c_begin, c_len, part, has_values, key_type, vector_ok);
 #else
     extern __shared__ int4 mp_shared[];
     int *S = (int *)mp_shared, *S_v = S + MP_SLOTS;
@@ -159,8 +158,8 @@ static __device__ __forceinline__ void merge_tile(const int *A, const int *A_val
     const int *Av_s = S_v, *Bv_s = S_v;
 #endif
     (void)b_shift;
-    ladder_merge_to_shared(A_s, a0, a_len, B_s, b0, b_end, Av_s, Bv_s, O + diag, O_v + diag, min(MP_ITEMS, c_len - diag),
-                           has_values, key_type);
+    ladder_merge_to_shared(A_s, a0, a_len, B_s, b0, b_end, Av_s, Bv_s, O + diag, O_v + diag,
+                           min(MP_ITEMS, c_len - diag), has_values, key_type);
     __syncthreads();
     ladder_copy_out(O, C + c_begin, c_len, vector_ok);
     if (has_values)
