@@ -27,8 +27,14 @@ int plan_bin_splitters(ss_plan *p, const unsigned int *bins, double slack, int *
         (void)target, (void)slack; first_bin[t] = e;
     }
     free(below);
-    if (!ok)
-        return 0;
+    if (ok)
+        plan_bins_apply(p, bins, first_bin);
+    return ok;
+}
+
+void plan_bins_apply(ss_plan *p, const unsigned int *bins, const int *first_bin)
+{
+    const int G = p->G, B = p->B;
     for (int t = 1; t < B; t++) { /* the edge's first item; edge PLAN_BINS: past every key */
         const int e = first_bin[t];
         p->split_key[t - 1] = e < PLAN_BINS ? (unsigned int)e << (32 - PLAN_BIN_BITS) : 0xFFFFFFFFu;
@@ -41,5 +47,4 @@ int plan_bin_splitters(ss_plan *p, const unsigned int *bins, double slack, int *
                 in += bins[(size_t)r * PLAN_BINS + e];
             p->counts[(size_t)r * B + b] = in;
         }
-    return 1;
 }

@@ -74,10 +74,11 @@ __global__ void __launch_bounds__(SS_BLOCK)
 /* The bins' way to the splitters and the counts: each rank counts its keys
  * per bin, every rank's bins go to the host (each row straight from its GPU
  * when every rank is in this process, else gathered first), and where
- * plan_bin_splitters accepts them, the splitters go up and each rank's table
- * and counts are made from its blocks' bins. 1 when so; 0: the sample's way. */
+ * plan_bin_splitters accepts them, first_bin and the plan's splitters and
+ * counts are set (bin_tables then takes them to the GPUs). 1 when so; 0: the
+ * sample's way. */
 static int bin_splitters(ss_rank *R, ss_extra *E, int nlocal, const ss_config *c, ss_plan *plan,
-                         unsigned int *host_bins)
+                         unsigned int *host_bins, int *first_bin)
 {
     const size_t row = sizeof(unsigned int) * PLAN_BINS;
     for (int i = 0; i < nlocal; i++) {
@@ -108,9 +109,13 @@ static int bin_splitters(ss_rank *R, ss_extra *E, int nlocal, const ss_config *c
     }
     for (int i = 0; i < nlocal; i++)
         CUDA_CHECK(cudaStreamSynchronize(R[i].comm_stream));
-    int first_bin[PLAN_BIN_BUCKETS + 1];
-    if (!plan_bin_splitters(plan, host_bins, SS_BIN_SLACK, first_bin))
-        return 0;
+    return plan_bin_splitters(plan, host_bins, SS_BIN_SLACK, first_bin);
+}
+
+/* The splitters at bin edges first_bin up to every rank, and each rank's
+ * table (step 9's count and its scan) from its blocks' bins. */
+static void bin_tables(ss_rank *R, ss_extra *E, int nlocal, const ss_plan *plan, const int *first_bin)
+{
     upload_splitters(R, nlocal, plan);
     for (int i = 0; i < nlocal; i++) {
         ss_rank *r = &R[i];
@@ -125,7 +130,6 @@ static int bin_splitters(ss_rank *R, ss_extra *E, int nlocal, const ss_config *c
                                                               r->counts_d + (size_t)r->rank * plan->B);
         CUDA_CHECK_LAUNCH();
     }
-    return 1;
 }
 
 #endif

@@ -21,6 +21,11 @@ static int asked(const char *value, const char *name)
     return value != NULL && strcmp(value, name) == 0;
 }
 
+int policy_asked_split(const ss_config *c)
+{
+    return asked(c->asked.split, "table") || asked(c->asked.split, "held");
+}
+
 const char *policy_check(const ss_config *c)
 {
     const int B = c->G * c->K;
@@ -28,6 +33,9 @@ const char *policy_check(const ss_config *c)
         return "--split held holds at most 7 splitters: at most 8 buckets (GPUs x chunks)";
     if (asked(c->asked.splitters, "bins") && B > PLAN_BIN_BUCKETS)
         return "--splitters bins takes at most 64 buckets (GPUs x chunks)";
+    if (asked(c->asked.split, "digit") && (asked(c->asked.splitters, "sample") || B > PLAN_BIN_BUCKETS))
+        return "--split digit puts the splitters on top-byte edges: the bins' way (--splitters bins), at most 64 "
+               "buckets";
     return NULL;
 }
 
@@ -40,6 +48,7 @@ ss_policy policy_choose(const ss_config *c, int nlocal, int peers)
     p.exchange = SS_EXCHANGE_LINK; /* between processes, NCCL */
     if (one_process && peers && !asked(c->asked.exchange, "link"))
         p.exchange = asked(c->asked.exchange, "copy") ? SS_EXCHANGE_COPY : SS_EXCHANGE_DIRECT;
+    p.digit = !policy_asked_split(c) && p.bins && plan_capacity(c->N, c->G, c->K, c->slack, 0) <= DIGIT_MAX_CHUNK;
     p.first = c->asked.first > 0 ? c->asked.first / 100.0 : first_weight[c->G > 2][c->with_values != 0];
     return p;
 }
@@ -48,7 +57,9 @@ void policy_text(const ss_policy *p, const ss_config *c, char *buf, size_t len)
 {
     static const char *const exchange[] = {"link", "copy", "direct"};
     char split[16] = "table";
-    if (p->held > 0)
+    if (p->digit)
+        snprintf(split, sizeof split, "digit");
+    else if (p->held > 0)
         snprintf(split, sizeof split, "held%d", p->held);
     snprintf(buf, len, " splitters=%s split=%s exchange=%s first=%.0f", p->bins ? "bins" : "sample", split,
              p->exchange == SS_EXCHANGE_LINK ? (c->link == SS_LINK_NCCL ? "nccl" : "device") : exchange[p->exchange],

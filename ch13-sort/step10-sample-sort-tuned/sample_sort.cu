@@ -12,12 +12,16 @@
  *   --exchange direct round 0 written by the scatter straight into its receivers: chunk 0's sort
  *                     starts as soon as every scatter is done (peers.c)
  *   --first P         the first chunk smaller than the others, so the pipeline fills fast
+ *   --split digit     the scatter as the sort's first radix pass, on the keys' top byte, with the
+ *                     splitters on top-byte edges: each chunk then sorted in three passes, not
+ *                     four (digit.cuh, digit_split.cuh, segments.cuh, digit.c)
  * Beyond the book, as step 9; the partition on the keys' top bits is RMG
  * sort's (Ilic et al., 2023), the count in registers Stehle and Jacobsen's
  * hybrid radix sort's (SIGMOD 2017), the copy engines' exchange as in
  * Maltenberger et al. (SIGMOD 2022). */
 #include "bins.cuh"
 #include "setup.cuh" /* step 9's, with its phases and checks */
+#include "digit.cuh"
 #include "split_few.cuh"
 
 /* Step 10's run: step 9's ranks, what it adds to each, and its policy. */
@@ -145,7 +149,13 @@ static const char *tuned_sort(ss_run *run, ss_policy *p, ss_times *t)
     double at[3] = {ss_now_ms(), 0, 0};
     const char *why = NULL;
     mark_begin(R, nlocal);
-    p->bins = p->bins && bin_splitters(R, run->E, nlocal, c, plan, run->host_bins);
+    int first_bin[PLAN_BIN_BUCKETS + 1];
+    p->bins = p->bins && bin_splitters(R, run->E, nlocal, c, plan, run->host_bins, first_bin);
+    p->digit = p->digit && p->bins && digit_edges(plan, run->host_bins, DIGIT_SLACK, first_bin);
+    if (p->digit) /* the splitters on top-byte edges; the scatter needs no table */
+        upload_splitters(R, nlocal, plan);
+    else if (p->bins)
+        bin_tables(R, run->E, nlocal, plan, first_bin);
     if (!p->bins) {
         gather_sample(R, nlocal, c, X->host_sample);
         choose_splitters(R, nlocal, plan, X->host_sample);
@@ -164,24 +174,36 @@ static const char *tuned_sort(ss_run *run, ss_policy *p, ss_times *t)
     if (why == NULL) {
         if (p->exchange == SS_EXCHANGE_DIRECT && !ss_direct_fits(R, nlocal, plan))
             p->exchange = SS_EXCHANGE_COPY; /* chunk 0 does not fit part's front: round 0 crosses too */
-        upload_offsets(R, nlocal, plan, p->exchange == SS_EXCHANGE_DIRECT);
-        if (p->held > 0)
-            scatter_held(R, nlocal, c, plan);
+        const int direct = p->exchange == SS_EXCHANGE_DIRECT;
+        if (p->digit)
+            digit_scatter(R, nlocal, c, plan, run->host_bins, first_bin, direct);
         else
+            upload_offsets(R, nlocal, plan, direct);
+        if (!p->digit && p->held > 0)
+            scatter_held(R, nlocal, c, plan);
+        else if (!p->digit)
             scatter_buckets(R, nlocal, c, plan);
         exchange_rounds(R, run->E, nlocal, c, plan, p->exchange);
-        for (int i = 0; i < nlocal && why == NULL && p->exchange == SS_EXCHANGE_DIRECT; i++)
+        if (p->digit)
+            digit_sort_chunks(R, nlocal, c, plan, run->host_bins, first_bin, direct);
+        for (int i = 0; i < nlocal && why == NULL && direct && !p->digit; i++)
             why = sort_first_in_part(&R[i], c);
-        if (why == NULL)
-            why = sort_chunks(R, nlocal, c, p->exchange == SS_EXCHANGE_DIRECT ? 1 : 0);
+        if (why == NULL && !p->digit)
+            why = sort_chunks(R, nlocal, c, direct ? 1 : 0);
     }
     return finish_sort(R, nlocal, c, at, why, t);
 }
 
 /* ---- the step's ways (sample_sort.h's ss_step) ------------------------------------- */
 
+/* Four GPUs or more: three chunks unless asked (the split by the top byte, 2^30 keys on four H100s:
+ * 7.05 and 6.78 ms against 7.30 and 7.21 with two; 2^32 25.98 against 27.86; README). */
+#define DIGIT_CHUNKS_FROM_4 3
+
 static const char *configure(ss_config *c)
 {
+    if (c->K == 0 && c->G >= 4 && !policy_asked_split(c))
+        c->K = DIGIT_CHUNKS_FROM_4 * c->G <= PLAN_BIN_BUCKETS ? DIGIT_CHUNKS_FROM_4 : 0;
     const char *why = ss_configure(c);
     return why != NULL ? why : policy_check(c);
 }
@@ -210,6 +232,8 @@ static const char *open_extra(ss_run *run, int i)
     }
     if (run->base.exchange != SS_EXCHANGE_LINK)
         ss_peers_open(E, r, c->G);
+    if (why == NULL && run->base.digit)
+        why = digit_open(r, c);
     return why;
 }
 

@@ -26,7 +26,11 @@ typedef struct {
     int held;             /* the splitters held in registers: 0 (step 9's tables), 3 (B <= 4) or 7 (B <= 8) */
     ss_exchange exchange; /* how the keys cross */
     double first;         /* the first chunk's size against each other chunk's */
+    int digit;            /* the split by the top byte, and each chunk sorted in three passes */
 } ss_policy;
+
+/* 1 when c asks for a split other than the top byte's (--split table or held). */
+int policy_asked_split(const ss_config *c);
 
 /* NULL when what c asks can run (on the host, before a GPU is looked for), or why not. */
 const char *policy_check(const ss_config *c);
@@ -62,6 +66,57 @@ static inline __host__ __device__ unsigned int plan_bin_of(unsigned int key)
  * within `slack` x N / G keys of its target; 0 (nothing set) when a bin is
  * too heavy for that: then the sample decides. */
 int plan_bin_splitters(ss_plan *p, const unsigned int *bins, double slack, int *first_bin);
+
+/* The splitters at the edges first_bin (B + 1 of them, first_bin[0] = 0,
+ * first_bin[B] = PLAN_BINS), and each rank's counts per bucket from its bins. */
+void plan_bins_apply(ss_plan *p, const unsigned int *bins, const int *first_bin);
+
+/* ---- the split by the top byte (digit.c) --------------------------------------------------- */
+
+/* With --split digit the scatter is the sort's first radix pass, on the keys'
+ * top byte: every bucket is a run of whole top bytes, each sender's keys of
+ * one top byte land together, and each chunk is sorted by its low three bytes
+ * in three passes (segments.cuh), a top byte's keys among themselves. */
+#define DIGIT_TOPS      256                      /* top-byte values */
+#define DIGIT_PER_TOP   (PLAN_BINS / DIGIT_TOPS) /* bins of one top byte */
+#define DIGIT_SLACK     0.01                     /* a boundary within 1 % of N / G of its target */
+#define DIGIT_MAX_CHUNK 2147483647LL             /* step 7's passes: 32-bit places, as its sort */
+
+/* The bin edges of plan_bin_splitters moved to the nearest top-byte edges,
+ * and applied (plan_bins_apply) when every boundary then lies within `slack`
+ * x N / G keys of its target: 1. Else 0, and nothing changed. */
+int digit_edges(ss_plan *p, const unsigned int *bins, double slack, int *first_bin);
+
+/* Sender s's place for its keys of each top byte (DIGIT_TOPS entries), as
+ * offsets from its part: bucket b's keys at send_off[b], top byte by top byte. */
+void digit_split_offsets(const ss_plan *p, const unsigned int *bins, int s, const int *first_bin,
+                         const int64_t *send_off, int64_t *dst);
+
+/* The tiles of one pass of a chunk's sort: a range is keys of one top byte
+ * (a segment) that lie together; its tiles (step 7's, the last one short)
+ * look back only at the tiles of its segment's ranges before them. */
+typedef struct {
+    int ranges;            /* R */
+    unsigned int tiles;    /* tile_at[R] */
+    unsigned int *in_at;   /* [R] where range r's keys start (from the chunk's start) */
+    unsigned int *len;     /* [R] its keys */
+    unsigned int *tile_at; /* [R + 1] its first tile */
+    unsigned int *first;   /* [R] the first tile of its segment */
+    unsigned int *seg;     /* [R] its segment (top byte - the chunk's first) */
+    unsigned int *words;   /* the five above, one block: 5 R + 1 words */
+} digit_ranges;
+
+/* Room for up to `ranges` ranges (digit_ranges_free frees it). */
+digit_ranges digit_ranges_alloc(int ranges);
+void digit_ranges_free(digit_ranges *A);
+
+/* Chunk of rank d holding the top bytes [t_lo, t_hi), sender s's piece at
+ * piece_at[s] (from the chunk's start), in top-byte order: A, the first
+ * pass's ranges (a range a top byte and sender, top-byte-major); B, the later
+ * passes' (a range a top byte, where the first pass put it); seg_out[t -
+ * t_lo], where top byte t starts in the sorted chunk (t_hi - t_lo + 1). */
+void digit_chunk_ranges(const unsigned int *bins, int G, int t_lo, int t_hi, const int64_t *piece_at, unsigned int tile,
+                        digit_ranges *A, digit_ranges *B, unsigned int *seg_out);
 
 /* ---- the copy engines (peers.c) ---------------------------------------------------------- */
 

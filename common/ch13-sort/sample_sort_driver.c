@@ -46,7 +46,7 @@ static ss_config config_of(const run_opts *ro, int G, int64_t N, int with_values
 
 static const char *const dist_names[] = {"uniform", "sorted", "reverse", "equal", "few", "zipf", "all", NULL};
 static const char *const splitters[] = {"auto", "sample", "bins", NULL}, *const splits[] = {"auto", "table", "held",
-                                                                                            NULL};
+                                                                                            "digit", NULL};
 static const char *const exchanges[] = {"auto", "link", "copy", "direct", NULL};
 
 static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
@@ -83,7 +83,8 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
          .lo = 1,
          .hi = SS_MAX_RANKS,
          .metavar = "K",
-         .help = "chunks per rank: rounds of the exchange, each sorted as it arrives (default: 2, 1 on one rank)"},
+         .help = "chunks per rank: rounds of the exchange, each sorted as it arrives (default: 2, 1 on one rank; step "
+                 "10: 3 from four GPUs)"},
         {.name = "--local",
          .kind = LAB_ARG_NAME,
          .at = &ro->local,
@@ -112,7 +113,9 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
                              .names = splits,
                              .metavar = "P",
                              .help = "table: the partition in shared-memory tables (step 9's); held: splitters "
-                                     "held in registers (up to 8 buckets); auto: the policy's"}),
+                                     "held in registers (up to 8 buckets); digit: the scatter as the sort's "
+                                     "first radix pass, on the top byte, each chunk then sorted in three "
+                                     "passes; auto: the policy's"}),
         lab_opt_if(takes & SS_TAKES_EXCHANGE,
                    (lab_opt){.name = "--exchange",
                              .kind = LAB_ARG_NAME,
