@@ -1,10 +1,13 @@
-/* step10-sample-sort-tuned.c - step 10's own tests, on the CPU: the
- * splitters at bin edges (bins.c), the policy's choices (policy.c), and the
+/* step10-sample-sort-tuned.c - step 10's own tests. On the CPU: the
+ * splitters at bin edges (bins.c), the policy's choices (policy.c), the
  * offsets of round 0 written straight into its receivers (peers.c), for
- * simulated ranks. The sort itself, with every choice of the policy, is the
- * suite's (tests/ch13-sort/sample_sort.c), and step 9's plan and exchange,
- * which step 10 uses, are tested with step 9. No GPU needed: CI runs them. */
+ * simulated ranks, and the split by the top byte's plan (digit.c:
+ * tests/ch13-sort/digit_tests.h). The sort itself, with
+ * every choice of the policy, is the suite's (tests/ch13-sort/sample_sort.c),
+ * and step 9's plan and exchange, which step 10 uses, are tested with step 9.
+ * No GPU needed: CI runs them. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gen.h"
@@ -83,24 +86,69 @@ Test(policy, auto_takes_the_fastest_measured)
         int bins, held;
         ss_exchange exchange;
         double first;
-    } want[] = {{2, 2, 0, 2, 1, 1, 3, SS_EXCHANGE_DIRECT, 0.2}, /* two GPUs, keys: the default of the ablation */
-                {2, 2, 1, 2, 1, 1, 3, SS_EXCHANGE_DIRECT, 0.3}, /* pairs: a larger first chunk */
-                {4, 2, 0, 4, 1, 1, 7, SS_EXCHANGE_DIRECT, 0.75},   {4, 2, 1, 4, 1, 1, 7, SS_EXCHANGE_DIRECT, 1.0},
-                {8, 2, 0, 8, 1, 1, 0, SS_EXCHANGE_DIRECT, 0.75},   /* 16 buckets: step 9's tables */
-                {64, 2, 0, 64, 1, 0, 0, SS_EXCHANGE_DIRECT, 0.75}, /* 128 buckets: the sample's splitters */
-                {2, 2, 0, 1, 1, 1, 3, SS_EXCHANGE_LINK, 0.2},      /* mpirun: one rank a process, NCCL */
-                {2, 2, 0, 2, 0, 1, 3, SS_EXCHANGE_LINK, 0.2},      /* GPUs that do not reach each other */
-                {1, 1, 0, 1, 1, 0, 3, SS_EXCHANGE_LINK, 0.2}};     /* one GPU: one bucket, nothing to split */
+        int digit; /* the split by the top byte: wherever the bins' splitters apply */
+    } want[] = {{2, 2, 0, 2, 1, 1, 3, SS_EXCHANGE_DIRECT, 0.2, 1}, /* two GPUs, keys: the default of the ablation */
+                {2, 2, 1, 2, 1, 1, 3, SS_EXCHANGE_DIRECT, 0.3, 1}, /* pairs: a larger first chunk */
+                {4, 2, 0, 4, 1, 1, 7, SS_EXCHANGE_DIRECT, 0.75, 1},   {4, 2, 1, 4, 1, 1, 7, SS_EXCHANGE_DIRECT, 1.0, 1},
+                {8, 2, 0, 8, 1, 1, 0, SS_EXCHANGE_DIRECT, 0.75, 1},   /* 16 buckets: step 9's tables held no more */
+                {32, 2, 0, 32, 1, 1, 0, SS_EXCHANGE_DIRECT, 0.75, 1}, /* 64 buckets: the most the bins serve */
+                {64, 2, 0, 64, 1, 0, 0, SS_EXCHANGE_DIRECT, 0.75, 0}, /* 128 buckets: the sample's splitters */
+                {2, 2, 0, 1, 1, 1, 3, SS_EXCHANGE_LINK, 0.2, 1},      /* mpirun: one rank a process, NCCL */
+                {2, 2, 0, 2, 0, 1, 3, SS_EXCHANGE_LINK, 0.2, 1},      /* GPUs that do not reach each other */
+                {1, 1, 0, 1, 1, 0, 3, SS_EXCHANGE_LINK, 0.2, 0}};     /* one GPU: one bucket, nothing to split */
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         const ss_config c = config(want[i].G, want[i].K, want[i].pairs, "auto", "auto", "auto", 0);
         const ss_policy p = policy_choose(&c, want[i].nlocal, want[i].peers);
         cr_assert(p.bins == want[i].bins && p.held == want[i].held && p.exchange == want[i].exchange &&
-                      fabs(p.first - want[i].first) < 1e-9,
-                  "G=%d K=%d %s, %d ranks here, peers %d: bins %d held %d exchange %d first %.2f; expected %d %d %d "
-                  "%.2f",
+                      fabs(p.first - want[i].first) < 1e-9 && p.digit == want[i].digit,
+                  "G=%d K=%d %s, %d ranks here, peers %d: bins %d held %d exchange %d first %.2f digit %d; expected %d "
+                  "%d %d %.2f %d",
                   want[i].G, want[i].K, want[i].pairs ? "pairs" : "keys", want[i].nlocal, want[i].peers, p.bins, p.held,
-                  (int)p.exchange, p.first, want[i].bins, want[i].held, (int)want[i].exchange, want[i].first);
+                  (int)p.exchange, p.first, p.digit, want[i].bins, want[i].held, (int)want[i].exchange, want[i].first,
+                  want[i].digit);
     }
+}
+
+/* The split by the top byte: on wherever the bins' splitters apply and a
+ * chunk fits step 7's 32-bit places, off where another split or the sample is
+ * asked; printed as split=digit; refused where it cannot run. */
+Test(policy, the_split_by_the_top_byte_where_the_bins_apply)
+{
+    static const struct {
+        const char *splitters, *split;
+        int64_t N;
+        int digit;
+        const char *why;
+    } want[] = {{"auto", "auto", 1 << 24, 1, "the default"},
+                {"bins", "digit", 1 << 24, 1, "asked"},
+                {"auto", "held", 1 << 24, 0, "--split held asked"},
+                {"auto", "table", 1 << 24, 0, "--split table asked"},
+                {"sample", "auto", 1 << 24, 0, "the sample's splitters lie on no top-byte edge"},
+                {"auto", "auto", 1LL << 31, 1, "2^31 keys on two: 1.1 x 2^30 keys a buffer"},
+                {"auto", "auto", 1LL << 32, 0, "2^32 keys on two: a buffer past step 7's 2^31 - 1 keys"}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        ss_config c = config(2, 2, 0, want[i].splitters, want[i].split, "auto", 0);
+        c.N = want[i].N;
+        const ss_policy p = policy_choose(&c, 2, 1);
+        cr_assert_eq(p.digit, want[i].digit, "splitters=%s split=%s N=%lld (%s): digit %d, expected %d",
+                     want[i].splitters, want[i].split, (long long)want[i].N, want[i].why, p.digit, want[i].digit);
+    }
+    ss_config c = config(2, 2, 0, "auto", "auto", "auto", 0);
+    ss_policy p = policy_choose(&c, 2, 1);
+    char text[200];
+    policy_text(&p, &c, text, sizeof text);
+    cr_assert_str_eq(text, " splitters=bins split=digit exchange=direct first=20", "two GPUs, keys: the default");
+    cr_assert(!policy_asked_split(&c), "auto asks for no other split");
+    c.asked.split = "digit";
+    cr_assert(!policy_asked_split(&c), "--split digit is the top byte's split: four GPUs take three chunks");
+    c.asked.split = "held";
+    cr_assert(policy_asked_split(&c), "--split held is another split: four GPUs keep two chunks");
+    c = config(2, 2, 0, "sample", "digit", "auto", 0);
+    cr_assert_not_null(policy_check(&c), "--split digit needs the bins' splitters, not the sample's");
+    c = config(33, 2, 0, "auto", "digit", "auto", 0);
+    cr_assert_not_null(policy_check(&c), "--split digit on 66 buckets: more than the bins serve");
+    c = config(32, 2, 0, "auto", "digit", "auto", 0);
+    cr_assert_null(policy_check(&c), "--split digit on 64 buckets: the bins serve them");
 }
 
 Test(policy, what_is_asked_runs_and_is_printed)
@@ -183,3 +231,5 @@ Test(direct, round_0_lands_in_its_receivers_part)
         plan_free(&p);
     }
 }
+
+#include "digit_tests.h" /* CPU tests: the split by the top byte's plan (digit.c) */
