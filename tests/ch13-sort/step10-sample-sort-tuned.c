@@ -2,10 +2,12 @@
  * splitters at bin edges (bins.c), the policy's choices (policy.c), the
  * offsets of round 0 written straight into its receivers (peers.c), for
  * simulated ranks, and the split by the top byte's plan (digit.c:
- * tests/ch13-sort/digit_tests.h). The sort itself, with
+ * tests/ch13-sort/digit_tests.h). On a GPU: ./run with that split, and with
+ * the older splits it replaced as the default, for ranks sharing GPU 0 (each
+ * skipped with its reason without a GPU or ./run). The sort itself, with
  * every choice of the policy, is the suite's (tests/ch13-sort/sample_sort.c),
  * and step 9's plan and exchange, which step 10 uses, are tested with step 9.
- * No GPU needed: CI runs them. */
+ * The CPU tests need no GPU: CI runs them. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,3 +235,66 @@ Test(direct, round_0_lands_in_its_receivers_part)
 }
 
 #include "digit_tests.h" /* CPU tests: the split by the top byte's plan (digit.c) */
+
+/* ---- GPU tests: ./run, beside this suite, with its ranks on GPU 0 ------------------ */
+
+/* ./run with args must exit 0, print PASS and no FAIL, and name `ran` on a
+ * result line (what the policy ran: a split that fell back proves nothing). */
+static void expect_run_ran(const char *args, const char *ran)
+{
+    const char *run = lab_test_need_run();
+    char cmd[4800], out[16384];
+    snprintf(cmd, sizeof cmd, "NCCL_NVLS_ENABLE=0 %s %s 2>&1", run, args);
+    const int rc = lab_test_command(cmd, out, sizeof out);
+    cr_assert_eq(rc, 0, "%s: exit %d, expected 0; it said:\n%s", cmd, rc, out);
+    cr_assert(strstr(out, "FAIL") == NULL && strstr(out, "PASS") != NULL, "%s: said:\n%s", cmd, out);
+    cr_assert(strstr(out, ran) != NULL, "%s: no result line says %s; it said:\n%s", cmd, ran, out);
+}
+
+/* Odd sizes: a tile, a top byte's range and a chunk cut short everywhere. */
+#define DIGIT_RUN_SIZES "-n 1000,14597,2^20+3 --dist all --reps 1"
+
+/* The split by the top byte on 2, 3 and 4 ranks (2, 2 and 3 chunks), keys
+ * and pairs, every distribution: uniform, sorted and reverse run it, the
+ * bins refuse the others, which fall back. Every sort is checked element by
+ * element against the CPU (values are input positions: stability too). */
+GPU_TEST(digit_run, ranks_on_one_gpu_every_distribution_keys_and_pairs)
+{
+    char args[256];
+    for (int G = 2; G <= 4; G++)
+        for (int pairs = 0; pairs < 2; pairs++) {
+            snprintf(args, sizeof args, "--ranks %d --split digit %s%s", G, DIGIT_RUN_SIZES,
+                     pairs ? "" : " --keys-only");
+            expect_run_ran(args, "split=digit");
+        }
+}
+
+/* One chunk a rank and three, and round 0 by the copy engines; then ties:
+ * with seed 77 the 8 keys of --dist few have a top-byte edge where two ranks
+ * of one chunk split them, so the bins accept them and the split sorts ~N/8
+ * copies of each key, whose values must stay in input order. */
+GPU_TEST(digit_run, one_and_three_chunks_the_copy_engines_and_ties)
+{
+    static const char *const forms[] = {"--ranks 2 --chunks 1", "--ranks 3 --chunks 1", "--ranks 2 --chunks 3",
+                                        "--ranks 3 --chunks 3", "--ranks 4 --exchange copy"};
+    char args[320];
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++)
+        for (int pairs = 0; pairs < 2; pairs++) {
+            snprintf(args, sizeof args, "%s --split digit %s%s", forms[f], DIGIT_RUN_SIZES,
+                     pairs ? "" : " --keys-only");
+            expect_run_ran(args, strstr(forms[f], "copy") ? "split=digit exchange=copy" : "split=digit");
+        }
+    expect_run_ran("--ranks 2 --chunks 1 --split digit --dist few --seed 77 -n 14597,2^20+3 --reps 1", "split=digit");
+}
+
+/* The splits digit replaced as the default, on the keys it now takes
+ * (uniform, sorted, reverse): held in registers (4 and 8 buckets) and step
+ * 9's tables, which would otherwise run only on the keys the bins refuse. */
+GPU_TEST(digit_run, the_older_splits_still_run_on_uniform_keys)
+{
+    expect_run_ran("--ranks 2 --split held " DIGIT_RUN_SIZES, "split=held3");
+    expect_run_ran("--ranks 2 --split held " DIGIT_RUN_SIZES " --keys-only", "split=held3");
+    expect_run_ran("--ranks 4 --split held " DIGIT_RUN_SIZES, "split=held7");
+    expect_run_ran("--ranks 4 --split held " DIGIT_RUN_SIZES " --keys-only", "split=held7");
+    expect_run_ran("--ranks 3 --split table " DIGIT_RUN_SIZES " --keys-only", "split=table");
+}
