@@ -18,6 +18,8 @@ static uint64_t top_count(const unsigned int *bins, int s, int t)
 int digit_edges(ss_plan *p, const unsigned int *bins, double slack, int *first_bin)
 {
     int edge[PLAN_BIN_BUCKETS + 1];
+    if (p->B > PLAN_BIN_BUCKETS)
+        return 0;
     edge[0] = 0, edge[p->B] = PLAN_BINS;
     for (int t = 1; t < p->B; t++) {
         edge[t] = (first_bin[t] + DIGIT_PER_TOP / 2) / DIGIT_PER_TOP * DIGIT_PER_TOP; /* the nearest top-byte edge */
@@ -31,6 +33,21 @@ int digit_edges(ss_plan *p, const unsigned int *bins, double slack, int *first_b
     for (int t = 0; t <= p->B; t++)
         first_bin[t] = edge[t];
     plan_bins_apply(p, bins, first_bin);
+    return 1;
+}
+
+int digit_fits(const ss_plan *p)
+{
+    for (int r = 0; r < p->G; r++)
+        if (plan_share_start(p->N, p->G, r + 1) - plan_share_start(p->N, p->G, r) > DIGIT_MAX_SHARE)
+            return 0;
+    for (int b = 0; b < p->B; b++) {
+        int64_t in = 0;
+        for (int s = 0; s < p->G; s++)
+            in += plan_bucket_count(p, s, b);
+        if (in > DIGIT_MAX_CHUNK)
+            return 0;
+    }
     return 1;
 }
 
@@ -74,8 +91,8 @@ static void add_range(digit_ranges *A, unsigned int at, unsigned int n, unsigned
     A->tile_at[r + 1] = A->tiles;
 }
 
-void digit_chunk_ranges(const unsigned int *bins, int G, int t_lo, int t_hi, const int64_t *piece_at,
-                        unsigned int tile, digit_ranges *A, digit_ranges *B, unsigned int *seg_out)
+void digit_chunk_ranges(const unsigned int *bins, int G, int t_lo, int t_hi, const int64_t *piece_at, unsigned int tile,
+                        digit_ranges *A, digit_ranges *B, unsigned int *seg_out)
 {
     int64_t *next = (int64_t *)lab_xmalloc(sizeof(int64_t) * (size_t)G); /* sender s's next top byte's keys */
     for (int s = 0; s < G; s++)

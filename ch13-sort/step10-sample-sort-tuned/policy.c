@@ -48,7 +48,7 @@ ss_policy policy_choose(const ss_config *c, int nlocal, int peers)
     p.exchange = SS_EXCHANGE_LINK; /* between processes, NCCL */
     if (one_process && peers && !asked(c->asked.exchange, "link"))
         p.exchange = asked(c->asked.exchange, "copy") ? SS_EXCHANGE_COPY : SS_EXCHANGE_DIRECT;
-    p.digit = !policy_asked_split(c) && p.bins && plan_capacity(c->N, c->G, c->K, c->slack, 0) <= DIGIT_MAX_CHUNK;
+    p.digit = !policy_asked_split(c) && p.bins; /* and, each sort, the chunks fit (digit_fits) */
     p.first = c->asked.first > 0 ? c->asked.first / 100.0 : first_weight[c->G > 2][c->with_values != 0];
     return p;
 }

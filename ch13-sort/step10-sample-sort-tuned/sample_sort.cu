@@ -151,7 +151,7 @@ static const char *tuned_sort(ss_run *run, ss_policy *p, ss_times *t)
     mark_begin(R, nlocal);
     int first_bin[PLAN_BIN_BUCKETS + 1];
     p->bins = p->bins && bin_splitters(R, run->E, nlocal, c, plan, run->host_bins, first_bin);
-    p->digit = p->digit && p->bins && digit_edges(plan, run->host_bins, DIGIT_SLACK, first_bin);
+    p->digit = p->digit && p->bins && digit_edges(plan, run->host_bins, DIGIT_SLACK, first_bin) && digit_fits(plan);
     if (p->digit) /* the splitters on top-byte edges; the scatter needs no table */
         upload_splitters(R, nlocal, plan);
     else if (p->bins)
@@ -202,7 +202,7 @@ static const char *tuned_sort(ss_run *run, ss_policy *p, ss_times *t)
 
 static const char *configure(ss_config *c)
 {
-    if (c->K == 0 && c->G >= 4 && !policy_asked_split(c))
+    if (c->K == 0 && c->G >= 4 && !policy_asked_split(c) && strcmp(c->asked.splitters, "sample") != 0)
         c->K = DIGIT_CHUNKS_FROM_4 * c->G <= PLAN_BIN_BUCKETS ? DIGIT_CHUNKS_FROM_4 : 0;
     const char *why = ss_configure(c);
     return why != NULL ? why : policy_check(c);

@@ -80,12 +80,17 @@ void plan_bins_apply(ss_plan *p, const unsigned int *bins, const int *first_bin)
 #define DIGIT_TOPS      256                      /* top-byte values */
 #define DIGIT_PER_TOP   (PLAN_BINS / DIGIT_TOPS) /* bins of one top byte */
 #define DIGIT_SLACK     0.01                     /* a boundary within 1 % of N / G of its target */
-#define DIGIT_MAX_CHUNK 2147483647LL             /* step 7's passes: 32-bit places, as its sort */
+#define DIGIT_MAX_CHUNK 2147483647LL             /* a chunk: step 7's 31-bit prefixes, as its sort */
+#define DIGIT_MAX_SHARE 4294901760LL             /* a share: 32-bit tile places (a top byte lies in one chunk) */
 
 /* The bin edges of plan_bin_splitters moved to the nearest top-byte edges,
  * and applied (plan_bins_apply) when every boundary then lies within `slack`
  * x N / G keys of its target: 1. Else 0, and nothing changed. */
 int digit_edges(ss_plan *p, const unsigned int *bins, double slack, int *first_bin);
+
+/* 1 when the plan's every chunk holds at most DIGIT_MAX_CHUNK keys and every
+ * share at most DIGIT_MAX_SHARE: the split's and the passes' places fit. */
+int digit_fits(const ss_plan *p);
 
 /* Sender s's place for its keys of each top byte (DIGIT_TOPS entries), as
  * offsets from its part: bucket b's keys at send_off[b], top byte by top byte. */

@@ -92,8 +92,13 @@ static void digit_scatter(ss_rank *R, int nlocal, const ss_config *c, const ss_p
         CUDA_CHECK(cudaMemsetAsync(w.zeroed, 0, sizeof(unsigned int) * DIGIT_COUNTERS, r->comm_stream));
         CUDA_CHECK(cudaMemsetAsync(w.status, 0, sizeof(unsigned int) * tiles * ONESWEEP_RADIX, r->comm_stream));
         CUDA_CHECK(cudaEventRecord(r->ev_scatter_begin, r->comm_stream));
-        const digit_split_args a = {.keys = r->keys, .values = c->with_values ? r->values : NULL, .part_k = r->part_k,
-                                    .part_v = r->part_v, .dst = w.dst, .status = w.status, .tile_counter = w.counters,
+        const digit_split_args a = {.keys = r->keys,
+                                    .values = c->with_values ? r->values : NULL,
+                                    .part_k = r->part_k,
+                                    .part_v = r->part_v,
+                                    .dst = w.dst,
+                                    .status = w.status,
+                                    .tile_counter = w.counters,
                                     .n = (unsigned int)r->n};
         const size_t shared = sizeof(unsigned int) * ONESWEEP_TILE * (c->with_values ? 2 : 1);
         if (tiles > 0 && c->with_values)
@@ -183,8 +188,8 @@ static void digit_sort_chunk(ss_rank *r, const ss_config *c, const ss_plan *plan
 /* Every chunk of every owned rank, each as soon as its round is in (step 9's
  * waits): chunk 0 direct from part's front into keys, then back to part on
  * the comm stream beside the next sort; the others from keys into part. */
-static void digit_sort_chunks(ss_rank *R, int nlocal, const ss_config *c, const ss_plan *plan,
-                              const unsigned int *bins, const int *first_bin, int direct)
+static void digit_sort_chunks(ss_rank *R, int nlocal, const ss_config *c, const ss_plan *plan, const unsigned int *bins,
+                              const int *first_bin, int direct)
 {
     for (int i = 0; i < nlocal; i++) {
         ss_rank *r = &R[i];
@@ -205,8 +210,8 @@ static void digit_sort_chunks(ss_rank *R, int nlocal, const ss_config *c, const 
             if (!in_part || m == 0)
                 continue;
             CUDA_CHECK(cudaStreamWaitEvent(r->comm_stream, r->ev_sort_done[j], 0)); /* its run back to part */
-            CUDA_CHECK(cudaMemcpyAsync(X, Y, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice,
-                                       r->comm_stream));
+            CUDA_CHECK(
+                cudaMemcpyAsync(X, Y, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice, r->comm_stream));
             if (wv)
                 CUDA_CHECK(cudaMemcpyAsync(Xv, Yv, sizeof(unsigned int) * (size_t)m, cudaMemcpyDeviceToDevice,
                                            r->comm_stream));

@@ -41,7 +41,8 @@ static __device__ __forceinline__ void digit_split(const digit_split_args a, con
     onesweep_load_tile(a.keys, base, valid, key, 0xffffffffu);
     const unsigned int count = onesweep_count_digits(key, DIGIT_SHIFT, s_warp, has_values ? NULL : rank, valid);
     if (d < ONESWEEP_RADIX)
-        onesweep_publish(a.status, tile, d, (tile == 0 ? ONESWEEP_STATUS_INCLUSIVE : ONESWEEP_STATUS_AGGREGATE) | count);
+        onesweep_publish(a.status, tile, d,
+                         (tile == 0 ? ONESWEEP_STATUS_INCLUSIVE : ONESWEEP_STATUS_AGGREGATE) | count);
     const unsigned int start = onesweep_place_digits(count, s_warp, s_scan);
     if (has_values)
         onesweep_rank_tile(key, rank, DIGIT_SHIFT, s_warp + threadIdx.x / 32 * ONESWEEP_RADIX);
@@ -79,7 +80,8 @@ __global__ __launch_bounds__(ONESWEEP_THREADS, ONESWEEP_MIN_BLOCKS) void digit_s
     digit_split(a, 0);
 }
 
-__global__ __launch_bounds__(ONESWEEP_THREADS, ONESWEEP_MIN_BLOCKS_PAIRS) void digit_split_pairs(const digit_split_args a)
+__global__ __launch_bounds__(ONESWEEP_THREADS,
+                             ONESWEEP_MIN_BLOCKS_PAIRS) void digit_split_pairs(const digit_split_args a)
 {
     digit_split(a, 1);
 }

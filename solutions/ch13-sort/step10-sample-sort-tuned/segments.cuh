@@ -108,8 +108,8 @@ __global__ __launch_bounds__(ONESWEEP_RADIX) void seg_plan(const unsigned int *h
 /* One pass over a tile of a segment: step 7's phases, the tile and the digit
  * runs its segment's. A segment's first tile publishes its count as a prefix
  * and looks back at nothing. */
-static __device__ __forceinline__ void seg_pass(const seg_pass_args a, const unsigned int pass,
-                                                const int has_values, const int any_order)
+static __device__ __forceinline__ void seg_pass(const seg_pass_args a, const unsigned int pass, const int has_values,
+                                                const int any_order)
 {
     extern __shared__ unsigned int s_tile[]; /* the tile sorted by digit: keys, then values */
     __shared__ unsigned int s_warp[ONESWEEP_WARPS * ONESWEEP_RADIX];
@@ -119,7 +119,8 @@ static __device__ __forceinline__ void seg_pass(const seg_pass_args a, const uns
     const unsigned int r = a.t.tile_range[tile], first = a.t.first[r] == tile;
     unsigned int valid;
     const unsigned int base = seg_tile_keys(&a.t, r, tile, &valid);
-    const unsigned int bucket = d < ONESWEEP_RADIX ? a.bucket_start[(size_t)a.t.seg[r] * SEG_HIST + pass * ONESWEEP_RADIX + d] : 0;
+    const unsigned int bucket =
+        d < ONESWEEP_RADIX ? a.bucket_start[(size_t)a.t.seg[r] * SEG_HIST + pass * ONESWEEP_RADIX + d] : 0;
     if (d < ONESWEEP_RADIX) /* the next pass's table, zeroed for it (step 7's way) */
         a.next_status[(size_t)tile * ONESWEEP_RADIX + d] = 0;
     unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD];
@@ -148,8 +149,8 @@ static __device__ __forceinline__ void seg_pass(const seg_pass_args a, const uns
     if (d < ONESWEEP_RADIX) /* the segment's first tile: nothing before it */
         s_offset[d] = bucket + (first ? 0 : onesweep_look_back(a.status, tile, d, count)) - start;
     __syncthreads();
-    onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, valid, a.n, a.io.keys_out,
-                          a.io.values_out, has_values);
+    onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, valid, a.n, a.io.keys_out, a.io.values_out,
+                          has_values);
 }
 
 __global__ __launch_bounds__(ONESWEEP_THREADS, ONESWEEP_MIN_BLOCKS) void seg_keys(const seg_pass_args a,
