@@ -269,3 +269,35 @@ Test(digit, a_chunks_ranges_chain_within_their_top_byte)
               "the test's bins made %d empty ranges, %d short tiles, %d chains begun by a second sender", empty,
               short_tiles, late_first);
 }
+
+/* A sort takes the split by the top byte only where its places fit: every
+ * chunk (bucket, over all senders) at most 2^31 - 1 keys, as step 7's 31-bit
+ * prefixes hold, and every share at most DIGIT_MAX_SHARE (32-bit tile places). */
+Test(digit, a_sort_takes_it_only_where_its_chunks_fit)
+{
+    ss_plan p;
+    const uint64_t E = 1ULL << 29; /* 2^32 keys on two GPUs, two chunks each: 2^29 a sender and bucket */
+    cr_assert_null(plan_init(&p, 1LL << 32, 2, 2, 1, 1.0));
+    const uint64_t even[8] = {E, E, E, E, E, E, E, E}; /* [sender][bucket] */
+    plan_set_counts(&p, even);
+    cr_assert(digit_fits(&p), "2^32 keys on two GPUs, four chunks of 2^30: they fit");
+    const uint64_t most[8] = {2 * E, E, E, 0, 2 * E - 1, E + 1, E, 0};
+    plan_set_counts(&p, most);
+    cr_assert(digit_fits(&p), "bucket 0 holds 2^31 - 1 keys over both senders: the most a chunk may");
+    const uint64_t over[8] = {2 * E, E, E, 0, 2 * E, E, E, 0};
+    plan_set_counts(&p, over);
+    cr_assert(!digit_fits(&p), "bucket 0 holds 2^31 keys over both senders: past 2^31 - 1");
+    plan_free(&p);
+    for (int extra = 0; extra <= 1; extra++) { /* eight chunks a GPU, about 2^29 keys each: only the share is past */
+        const uint64_t share = (uint64_t)DIGIT_MAX_SHARE + (uint64_t)extra, piece = share / 16;
+        uint64_t spread[2 * 16]; /* [sender][bucket]: 2 GPUs x 8 chunks = 16 buckets */
+        for (int k = 0; k < 2 * 16; k++)
+            spread[k] = k % 16 == 15 ? share - 15 * piece : piece;
+        cr_assert_null(plan_init(&p, 2 * (int64_t)share, 2, 8, 1, 1.0));
+        plan_set_counts(&p, spread);
+        cr_assert(digit_fits(&p) == !extra, "shares of DIGIT_MAX_SHARE%s keys: %s", extra ? " + 1" : "",
+                  extra ? "past the split's 32-bit tile places" : "the most a share may hold");
+        plan_free(&p);
+    }
+    plan_free(&p);
+}

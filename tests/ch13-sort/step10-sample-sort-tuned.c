@@ -111,9 +111,9 @@ Test(policy, auto_takes_the_fastest_measured)
     }
 }
 
-/* The split by the top byte: on wherever the bins' splitters apply and a
- * chunk fits step 7's 32-bit places, off where another split or the sample is
- * asked; printed as split=digit; refused where it cannot run. */
+/* The split by the top byte: on wherever the bins' splitters apply (each
+ * sort then checks its chunks fit: digit_fits), off where another split or
+ * the sample is asked; printed as split=digit; refused where it cannot run. */
 Test(policy, the_split_by_the_top_byte_where_the_bins_apply)
 {
     static const struct {
@@ -127,7 +127,7 @@ Test(policy, the_split_by_the_top_byte_where_the_bins_apply)
                 {"auto", "table", 1 << 24, 0, "--split table asked"},
                 {"sample", "auto", 1 << 24, 0, "the sample's splitters lie on no top-byte edge"},
                 {"auto", "auto", 1LL << 31, 1, "2^31 keys on two: 1.1 x 2^30 keys a buffer"},
-                {"auto", "auto", 1LL << 32, 0, "2^32 keys on two: a buffer past step 7's 2^31 - 1 keys"}};
+                {"auto", "auto", 1LL << 32, 1, "2^32 keys on two: a buffer past 2^31 - 1 keys, its chunks not"}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         ss_config c = config(2, 2, 0, want[i].splitters, want[i].split, "auto", 0);
         c.N = want[i].N;
