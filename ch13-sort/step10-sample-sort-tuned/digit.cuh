@@ -43,7 +43,8 @@ static digit_ws digit_layout(uintptr_t at, int64_t cap, int G, size_t *bytes)
     return w;
 }
 
-/* Rank r's local-sort tables large enough for the split's too; NULL, or why its kernels cannot run. */
+/* Rank r's local-sort tables large enough for the split's too; NULL, or why its kernels cannot run
+ * here (then the policy keeps the split in registers). */
 static const char *digit_open(ss_rank *r, const ss_config *c)
 {
     size_t bytes = 0;

@@ -232,8 +232,8 @@ static const char *open_extra(ss_run *run, int i)
     }
     if (run->base.exchange != SS_EXCHANGE_LINK)
         ss_peers_open(E, r, c->G);
-    if (why == NULL && run->base.digit)
-        why = digit_open(r, c);
+    if (why == NULL && run->base.digit && digit_open(r, c) != NULL)
+        run->base.digit = 0; /* its kernels do not fit here (pairs on sm_75's 64 KiB): the split in registers */
     return why;
 }
 
