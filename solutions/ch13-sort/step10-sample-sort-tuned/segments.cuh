@@ -85,8 +85,8 @@ __global__ __launch_bounds__(ONESWEEP_HISTOGRAM_THREADS) void seg_histograms(con
         unsigned int valid;
         const unsigned int base = seg_tile_keys(&t, r, tile, &valid);
 #pragma unroll 4
-        for (unsigned int i = threadIdx.x; i < valid; i += ONESWEEP_HISTOGRAM_THREADS) {
-            const unsigned int key = keys[base + i];
+        for (unsigned int k = threadIdx.x; k < valid; k += ONESWEEP_HISTOGRAM_THREADS) {
+            const unsigned int key = keys[base + k];
 #pragma unroll
             for (int p = 0; p < SEG_PASSES; p++)
                 atomicAdd(&s_count[p * ONESWEEP_RADIX + onesweep_digit(key, p * ONESWEEP_DIGIT_BITS)], 1u);
