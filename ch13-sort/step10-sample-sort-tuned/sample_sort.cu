@@ -177,33 +177,32 @@ static const char *tuned_sort(ss_run *run, ss_policy *p, ss_times *t)
         const int direct = p->exchange == SS_EXCHANGE_DIRECT;
         if (p->digit)
             digit_scatter(R, nlocal, c, plan, run->host_bins, first_bin, direct);
-        else
+        else {
             upload_offsets(R, nlocal, plan, direct);
-        if (!p->digit && p->held > 0)
-            scatter_held(R, nlocal, c, plan);
-        else if (!p->digit)
-            scatter_buckets(R, nlocal, c, plan);
+            if (p->held > 0)
+                scatter_held(R, nlocal, c, plan);
+            else
+                scatter_buckets(R, nlocal, c, plan);
+        }
         exchange_rounds(R, run->E, nlocal, c, plan, p->exchange);
         if (p->digit)
             digit_sort_chunks(R, nlocal, c, plan, run->host_bins, first_bin, direct);
-        for (int i = 0; i < nlocal && why == NULL && direct && !p->digit; i++)
-            why = sort_first_in_part(&R[i], c);
-        if (why == NULL && !p->digit)
-            why = sort_chunks(R, nlocal, c, direct ? 1 : 0);
+        else {
+            for (int i = 0; i < nlocal && why == NULL && direct; i++)
+                why = sort_first_in_part(&R[i], c);
+            if (why == NULL)
+                why = sort_chunks(R, nlocal, c, direct ? 1 : 0);
+        }
     }
     return finish_sort(R, nlocal, c, at, why, t);
 }
 
 /* ---- the step's ways (sample_sort.h's ss_step) ------------------------------------- */
 
-/* Four GPUs or more: three chunks unless asked (the split by the top byte, 2^30 keys on four H100s:
- * 7.05 and 6.78 ms against 7.30 and 7.21 with two; 2^32 25.98 against 27.86; README). */
-#define DIGIT_CHUNKS_FROM_4 3
-
 static const char *configure(ss_config *c)
 {
-    if (c->K == 0 && c->G >= 4 && !policy_asked_split(c) && strcmp(c->asked.splitters, "sample") != 0)
-        c->K = DIGIT_CHUNKS_FROM_4 * c->G <= PLAN_BIN_BUCKETS ? DIGIT_CHUNKS_FROM_4 : 0;
+    if (c->K == 0) /* not asked: the policy's, or (0) the plan's default */
+        c->K = policy_chunks(c);
     const char *why = ss_configure(c);
     return why != NULL ? why : policy_check(c);
 }

@@ -145,6 +145,17 @@ Test(policy, the_split_by_the_top_byte_where_the_bins_apply)
     cr_assert(!policy_asked_split(&c), "--split digit is the top byte's split: four GPUs take three chunks");
     c.asked.split = "held";
     cr_assert(policy_asked_split(&c), "--split held is another split: four GPUs keep two chunks");
+    static const struct {
+        int G;
+        const char *splitters, *split;
+        int K;
+    } chunks[] = {{4, "auto", "auto", 3},   {8, "auto", "digit", 3}, {2, "auto", "auto", 0}, {4, "auto", "held", 0},
+                  {4, "sample", "auto", 0}, {32, "auto", "auto", 0}}; /* 32 x 3 buckets: past the bins' 64 */
+    for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
+        c = config(chunks[i].G, 0, 0, chunks[i].splitters, chunks[i].split, "auto", 0);
+        cr_assert_eq(policy_chunks(&c), chunks[i].K, "G=%d splitters=%s split=%s: %d chunks, expected %d", chunks[i].G,
+                     chunks[i].splitters, chunks[i].split, policy_chunks(&c), chunks[i].K);
+    }
     c = config(2, 2, 0, "sample", "digit", "auto", 0);
     cr_assert_not_null(policy_check(&c), "--split digit needs the bins' splitters, not the sample's");
     c = config(33, 2, 0, "auto", "digit", "auto", 0);

@@ -47,22 +47,21 @@ static digit_ws digit_layout(uintptr_t at, int64_t cap, int G, size_t *bytes)
  * here (then the policy keeps the split in registers). */
 static const char *digit_open(ss_rank *r, const ss_config *c)
 {
+    const void *kernels[] = {c->with_values ? (const void *)digit_split_pairs : (const void *)digit_split_keys,
+                             c->with_values ? (const void *)seg_pairs : (const void *)seg_keys,
+                             (const void *)seg_keys_first};
+    const char *why = NULL;
+    for (int k = 0; k < 3 && why == NULL; k++)
+        why = lab_fit_kernel(kernels[k], ONESWEEP_THREADS, onesweep_shared_bytes(c->with_values));
     size_t bytes = 0;
     digit_layout(0, r->cap > 0 ? r->cap : 1, c->G, &bytes);
-    if (bytes > r->sort_temp_bytes) {
+    if (why == NULL && bytes > r->sort_temp_bytes) { /* only where the split will run */
         CUDA_CHECK(cudaSetDevice(r->device));
         CUDA_CHECK(cudaFree(r->sort_temp));
         r->bytes_allocated -= r->sort_temp_bytes;
         r->sort_temp = take(r, bytes);
         r->sort_temp_bytes = bytes;
     }
-    const size_t shared = sizeof(unsigned int) * ONESWEEP_TILE * (c->with_values ? 2 : 1);
-    const void *kernels[] = {c->with_values ? (const void *)digit_split_pairs : (const void *)digit_split_keys,
-                             c->with_values ? (const void *)seg_pairs : (const void *)seg_keys,
-                             (const void *)seg_keys_first};
-    const char *why = NULL;
-    for (int k = 0; k < 3 && why == NULL; k++)
-        why = lab_fit_kernel(kernels[k], ONESWEEP_THREADS, shared);
     return why;
 }
 
@@ -101,7 +100,7 @@ static void digit_scatter(ss_rank *R, int nlocal, const ss_config *c, const ss_p
                                     .status = w.status,
                                     .tile_counter = w.counters,
                                     .n = (unsigned int)r->n};
-        const size_t shared = sizeof(unsigned int) * ONESWEEP_TILE * (c->with_values ? 2 : 1);
+        const size_t shared = onesweep_shared_bytes(c->with_values);
         if (tiles > 0 && c->with_values)
             digit_split_pairs<<<tiles, ONESWEEP_THREADS, shared, r->comm_stream>>>(a);
         else if (tiles > 0)
@@ -134,7 +133,7 @@ static void seg_launch(const digit_ws *w, seg_table t, unsigned int tiles, onesw
                        .next_status = w->status + (size_t)((pass + 1) % 2) * w->tiles * ONESWEEP_RADIX,
                        .tile_counter = w->counters + 1 + pass,
                        .n = (unsigned int)m};
-    const size_t shared = sizeof(unsigned int) * ONESWEEP_TILE * (with_values ? 2 : 1);
+    const size_t shared = onesweep_shared_bytes(with_values);
     if (with_values)
         seg_pairs<<<tiles, ONESWEEP_THREADS, shared, st>>>(a, pass);
     else if (pass == 0)
