@@ -72,16 +72,16 @@ static digit_ws digit_tables(const ss_rank *r, int G)
 }
 
 /* Every owned rank's share split by the top byte, each bucket at send_off (its layout's, or round 0's
- * place in its receiver: direct). */
-static void digit_scatter(ss_rank *R, int nlocal, const ss_config *c, const ss_plan *plan, const unsigned int *bins,
-                          const int *first_bin, int direct)
+ * place in its receiver: direct; V, every rank as this process reaches it). */
+static void digit_scatter(ss_rank *R, int nlocal, const ss_rank *V, int nv, const ss_config *c, const ss_plan *plan,
+                          const unsigned int *bins, const int *first_bin, int direct)
 {
     int64_t send_off[PLAN_BIN_BUCKETS], dst[DIGIT_TOPS];
     for (int i = 0; i < nlocal; i++) {
         ss_rank *r = &R[i];
         const digit_ws w = digit_tables(r, c->G);
         if (direct)
-            ss_direct_send_off(R, nlocal, plan, i, send_off);
+            ss_direct_send_off(V, nv, plan, r->rank, send_off);
         else
             for (int b = 0; b < plan->B; b++)
                 send_off[b] = r->layout->send_off[b];

@@ -53,12 +53,13 @@ const char *policy_check(const ss_config *c)
 
 ss_policy policy_choose(const ss_config *c, int nlocal, int peers)
 {
-    const int B = c->G * c->K, one_process = nlocal == c->G && c->G > 1;
+    /* every rank in this process, or (c->node) the processes of one node joined by CUDA IPC */
+    const int B = c->G * c->K, joined = c->G > 1 && (nlocal == c->G || c->node != NULL);
     ss_policy p;
     p.bins = !asked(c->asked.splitters, "sample") && B > 1 && B <= PLAN_BIN_BUCKETS;
     p.held = asked(c->asked.split, "table") || B > SS_FEW_BUCKETS ? 0 : B <= 4 ? 3 : 7;
-    p.exchange = SS_EXCHANGE_LINK; /* between processes, NCCL */
-    if (one_process && peers && !asked(c->asked.exchange, "link"))
+    p.exchange = SS_EXCHANGE_LINK; /* between nodes, NCCL */
+    if (joined && peers && !asked(c->asked.exchange, "link"))
         p.exchange = asked(c->asked.exchange, "copy") ? SS_EXCHANGE_COPY : SS_EXCHANGE_DIRECT;
     p.digit = !policy_asked_split(c) && p.bins; /* and, each sort, the chunks fit (digit_fits) */
     p.first = c->asked.first > 0 ? c->asked.first / 100.0 : first_weight[c->G > 2][c->with_values != 0];

@@ -40,7 +40,7 @@ int policy_chunks(const ss_config *c);
 const char *policy_check(const ss_config *c);
 
 /* The policy for c, this process's nlocal ranks, whose GPUs reach each other
- * (peers: ss_peers_reach) or not: what c asks, and where it says auto, the
+ * (peers: ss_peers_reach; under mpirun on one node, c->node, ss_ipc_reach) or not: what c asks, and where it says auto, the
  * fastest measured (the README's ablation table). A sort may still fall back
  * (bins that split unevenly, a chunk 0 that does not fit): ss_sort says so in
  * the policy it ran. */
@@ -165,6 +165,42 @@ int ss_direct_fits(const ss_rank *R, int nlocal, const ss_plan *plan);
  * in rank d's part (chunk 0 at part's front, in rank order), written as an
  * offset from rank i's own part; the other buckets where its layout says. */
 void ss_direct_send_off(const ss_rank *R, int nlocal, const ss_plan *plan, int i, int64_t *send_off);
+
+/* Sender s's pushes of round j (m: every rank's messages of the round), as ss_peers_round makes
+ * them; R and E hold every rank as this process reaches it (ss_ipc's views under mpirun). */
+void ss_peers_push(ss_rank *R, ss_extra *E, const ss_config *c, const ss_round *m, int s);
+
+/* ---- the processes of one node joined by CUDA IPC (ipc.c) -------------------------------- */
+
+/* Under mpirun on one node (c->node), each process's one rank as every other
+ * process reaches it: its buffers opened by CUDA IPC, its events likewise, so
+ * the copy engines and round 0 direct run across processes as in one. */
+typedef struct {
+    int G, self;           /* ranks, and this process's */
+    ss_rank *view;         /* G: rank d's buffers mapped here (its device: ours, through which we reach them),
+                              its cap and its layout; view[self] this process's rank */
+    ss_extra *ev;          /* G: rank d's ev_ready and ev_sent, opened here; ev[self] ours */
+    cudaEvent_t *scattered; /* G: rank d's scatter is done (round 0 direct is in) */
+    ss_layout *layouts;    /* G: every rank's layout of the current sort */
+} ss_ipc;
+
+/* 1 when every process's GPU reaches every other's (agreed by every process). */
+int ss_ipc_reach(const ss_rank *r, const ss_config *c);
+
+/* This process's rank r (its extras E open) and the others' opened here. */
+void ss_ipc_open(ss_ipc *P, ss_rank *r, ss_extra *E, const ss_config *c);
+
+/* Every rank's view for the current plan (this process's rank r laid out already). */
+void ss_ipc_views(ss_ipc *P, const ss_rank *r, const ss_config *c, const ss_plan *plan);
+
+/* Round 0 direct across processes: r's comm stream goes on once every rank's scatter is done. */
+void ss_ipc_scattered(ss_ipc *P, const ss_rank *r, const ss_config *c);
+
+/* Round j by the copy engines across processes, as ss_peers_round in one. */
+void ss_ipc_round(ss_ipc *P, const ss_config *c, const ss_plan *plan, int j);
+
+/* Every mapping closed, once every process is done with them (before any frees its buffers). */
+void ss_ipc_close(ss_ipc *P, const ss_config *c);
 
 LAB_END_C
 

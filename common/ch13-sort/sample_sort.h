@@ -60,6 +60,16 @@ typedef struct {
     int first; /* the first chunk's size, in % of each other chunk's */
 } ss_asked;
 
+/* The processes of `mpirun -np G ./run` on one node, one rank each, as a step
+ * may join them (step 10: by CUDA IPC): what they do together on the host.
+ * NULL in ss_config under one process, across nodes, or with several ranks a
+ * process. */
+typedef struct {
+    int (*meet)(double limit_s); /* every process has come here (a barrier) within limit_s: 1; else 0 */
+    /* each process's `bytes` at mine to every process, in all[rank * bytes] */
+    void (*gather)(const void *mine, void *all, size_t bytes);
+} ss_node;
+
 /* What every rank of a run shares. */
 typedef struct {
     int G;          /* ranks in all */
@@ -72,6 +82,7 @@ typedef struct {
     int64_t N;        /* keys in all */
     double timeout_s; /* the watchdog's limit for one sort (0: 5 s plus 1 s per GB of a share) */
     ss_asked asked;
+    const ss_node *node; /* mpirun on one node, one rank a process; else NULL */
 } ss_config;
 
 /* Where one of this process's ranks runs. */

@@ -243,7 +243,8 @@ static int run_one(const ss_place *at, int nlocal, const run_opts *ro, int G, in
                    const world *w)
 {
     const char *why;
-    const ss_config c = config_of(ro, G, N, with_values, &why);
+    ss_config c = config_of(ro, G, N, with_values, &why);
+    c.node = ro->ranks > 0 ? NULL : world_node(w, nlocal);
     ss_run *run = STEP->open(&c, at, nlocal, &why);
     if (why != NULL) {
         printf("  FAIL GPU %d: cannot set up: %s\n", at[0].rank, why);

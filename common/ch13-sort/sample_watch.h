@@ -54,6 +54,21 @@ static int streams_done(const sample_watched *w)
     return 1;
 }
 
+/* Rank w[i]'s sort past `limit` seconds: one line, every communicator of w[0..n) aborted
+ * (ncclCommAbort), exit LAB_EXIT_FAIL. */
+static void sample_watch_stop(const sample_watched *w, int n, int i, double limit)
+{
+    fprintf(stderr,
+            "FAIL: rank %d's sort did not finish within %.1f s (an exchange that never completes?): "
+            "aborting%s and stopping\n",
+            w[i].rank, limit, w[i].comm != NULL ? " its NCCL communicators" : "");
+    fflush(stdout), fflush(stderr);
+    for (int k = 0; k < n; k++)
+        if (w[k].comm != NULL)
+            ncclCommAbort(w[k].comm);
+    _Exit(LAB_EXIT_FAIL);
+}
+
 /* Waits for both streams of every rank w[0..n). Past `limit` seconds: one
  * line, every communicator aborted (ncclCommAbort), exit LAB_EXIT_FAIL. A
  * stream's error stops the run as any CUDA error does. */
@@ -66,17 +81,8 @@ static void sample_watch(const sample_watched *w, int n, double limit)
             i++;
             continue;
         }
-        if (sample_seconds() - start > limit) {
-            fprintf(stderr,
-                    "FAIL: rank %d's sort did not finish within %.1f s (an exchange that never completes?): "
-                    "aborting%s and stopping\n",
-                    w[i].rank, limit, w[i].comm != NULL ? " its NCCL communicators" : "");
-            fflush(stdout), fflush(stderr);
-            for (int k = 0; k < n; k++)
-                if (w[k].comm != NULL)
-                    ncclCommAbort(w[k].comm);
-            _Exit(LAB_EXIT_FAIL);
-        }
+        if (sample_seconds() - start > limit)
+            sample_watch_stop(w, n, i, limit);
         struct timespec nap = {0, 50000}; /* 50 us between looks */
         nanosleep(&nap, NULL);
     }

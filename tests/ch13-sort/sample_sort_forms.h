@@ -73,7 +73,8 @@ GPU_TEST(sample_sort_run, a_lost_message_stops_the_run)
     const char *skip, *mpirun = mpirun_for(2, buf, sizeof buf, &skip);
     if (mpirun == NULL)
         cr_skip_test("one process stopped (exit %d); %s", rc, skip);
-    snprintf(cmd, sizeof cmd, "%s %s -x LAB_SS_FAULT %s -n 2^20 --reps 1 --timeout 2 2>&1", fault, mpirun, run);
+    snprintf(cmd, sizeof cmd, "%s %s -x LAB_SS_FAULT %s %s -n 2^20 --reps 1 --timeout 2 2>&1", fault, mpirun, run,
+             over_nccl());
     rc = lab_test_command(cmd, out, sizeof out);
     cr_assert(rc != 0 && rc != 124, "%s: exit %d, expected a failure that is not a hang; it said:\n%s", cmd, rc, out);
     /* NCCL pairs a peer's sends in order, so the lost one may shift the rest: the watchdog or NCCL says why */
@@ -144,15 +145,28 @@ GPU_TEST(sample_sort_run, every_gpu_of_this_machine_in_both_launch_forms)
         cr_skip_test("--gpus %d passed; %s", G, skip);
     expect_run_passes(mpirun, "-n 1000,2^20+3,2^24 --dist all --reps 1");
     expect_run_passes(mpirun, "-n 2^22+1 --dist all --reps 1 --keys-only");
+    if (!(STEP->takes & SS_TAKES_EXCHANGE))
+        return;
+    /* a step with a policy joins the processes of one node by CUDA IPC: round 0 straight in, the later rounds by
+     * the copy engines (--exchange copy: every round), and says so; a silent fall back to NCCL does not pass */
+    char cmd[4800], out[8192];
+    snprintf(cmd, sizeof cmd, "NCCL_NVLS_ENABLE=0 %s %s -n 2^20+3 --chunks 3 --reps 1 2>&1", mpirun, lab_test_run_path());
+    lab_test_command(cmd, out, sizeof out);
+    cr_assert(strstr(out, "PASS") != NULL && strstr(out, "exchange=direct") != NULL,
+              "%s: expected a pass with exchange=direct (the processes joined by CUDA IPC); it said:\n%s", cmd, out);
+    expect_run_passes(mpirun, "-n 1000,2^22+1 --dist all --reps 1 --chunks 3 --exchange copy --splitters sample");
+    expect_run_passes(mpirun, "-n 2^22+1 --dist all --reps 1 --keys-only --chunks 3 --exchange copy");
 }
 
 /* NCCL's network transport, the path between nodes: under `mpirun -np G` with
  * NCCL's peer-to-peer and shared-memory transports off (NCCL_P2P_DISABLE=1
  * NCCL_SHM_DISABLE=1), NCCL sends through its network plugin (sockets on one
  * host, InfiniBand between nodes), as every exchange between two nodes would.
- * Every distribution, keys and pairs, each sort checked; then NCCL's own log
- * must show the ranks connected over NET and never by P2P or SHM, or the runs
- * above proved nothing about that path. */
+ * Every distribution, keys and pairs, each sort checked, the exchange by
+ * NCCL (a step with a policy would join the processes of one node by CUDA
+ * IPC, which no two nodes share); then NCCL's own log must show the ranks
+ * connected over NET and never by P2P or SHM, or the runs above proved
+ * nothing about that path. */
 #define SS_NET_ONLY "NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1"
 #define SS_NET_VARS "-x NCCL_P2P_DISABLE -x NCCL_SHM_DISABLE"
 
@@ -166,8 +180,11 @@ GPU_TEST(sample_sort_run, between_processes_over_the_network_transport)
     if (mpirun == NULL)
         cr_skip_test("%s", skip);
     snprintf(launcher, sizeof launcher, "%s %s %s", SS_NET_ONLY, mpirun, SS_NET_VARS);
-    expect_run_passes(launcher, "-n 1000,2^20+3,2^24 --dist all --reps 1");
-    expect_run_passes(launcher, "-n 2^22+1 --dist all --reps 1 --keys-only");
+    char args[256];
+    snprintf(args, sizeof args, "-n 1000,2^20+3,2^24 --dist all --reps 1 %s", over_nccl());
+    expect_run_passes(launcher, args);
+    snprintf(args, sizeof args, "-n 2^22+1 --dist all --reps 1 --keys-only %s", over_nccl());
+    expect_run_passes(launcher, args);
     /* the proof of the path: each connection NCCL made, by its transport (NCCL_DEBUG=INFO's lines) */
     snprintf(
         cmd, sizeof cmd,

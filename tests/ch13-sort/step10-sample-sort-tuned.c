@@ -95,7 +95,7 @@ Test(policy, auto_takes_the_fastest_measured)
                 {8, 2, 0, 8, 1, 1, 0, SS_EXCHANGE_DIRECT, 0.75, 1},   /* 16 buckets: step 9's tables held no more */
                 {32, 2, 0, 32, 1, 1, 0, SS_EXCHANGE_DIRECT, 0.75, 1}, /* 64 buckets: the most the bins serve */
                 {64, 2, 0, 64, 1, 0, 0, SS_EXCHANGE_DIRECT, 0.75, 0}, /* 128 buckets: the sample's splitters */
-                {2, 2, 0, 1, 1, 1, 3, SS_EXCHANGE_LINK, 0.2, 1},      /* mpirun: one rank a process, NCCL */
+                {2, 2, 0, 1, 1, 1, 3, SS_EXCHANGE_LINK, 0.2, 1},      /* mpirun across nodes: NCCL */
                 {2, 2, 0, 2, 0, 1, 3, SS_EXCHANGE_LINK, 0.2, 1},      /* GPUs that do not reach each other */
                 {1, 1, 0, 1, 1, 0, 3, SS_EXCHANGE_LINK, 0.2, 0}};     /* one GPU: one bucket, nothing to split */
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -109,6 +109,14 @@ Test(policy, auto_takes_the_fastest_measured)
                   (int)p.exchange, p.first, p.digit, want[i].bins, want[i].held, (int)want[i].exchange, want[i].first,
                   want[i].digit);
     }
+    /* mpirun on one node (c.node): the processes joined by CUDA IPC take the copy engines, if their GPUs reach */
+    static const ss_node node = {NULL, NULL};
+    ss_config c = config(2, 2, 0, "auto", "auto", "auto", 0);
+    c.node = &node;
+    cr_assert_eq(policy_choose(&c, 1, 1).exchange, SS_EXCHANGE_DIRECT, "mpirun on one node, GPUs that reach: direct");
+    cr_assert_eq(policy_choose(&c, 1, 0).exchange, SS_EXCHANGE_LINK, "mpirun on one node, GPUs that do not: NCCL");
+    c.asked.exchange = "link";
+    cr_assert_eq(policy_choose(&c, 1, 1).exchange, SS_EXCHANGE_LINK, "--exchange link under mpirun: NCCL");
 }
 
 /* The split by the top byte: on wherever the bins' splitters apply (each

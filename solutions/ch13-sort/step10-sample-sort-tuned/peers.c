@@ -85,6 +85,11 @@ static void push_round(ss_rank *R, ss_extra *E, const ss_config *c, const ss_rou
     CUDA_CHECK(cudaEventRecord(E[s].ev_sent, from->comm_stream));
 }
 
+void ss_peers_push(ss_rank *R, ss_extra *E, const ss_config *c, const ss_round *m, int s)
+{
+    push_round(R, E, c, m, s);
+}
+
 void ss_peers_round(ss_rank *R, ss_extra *E, int nlocal, const ss_config *c, const ss_plan *plan, int j)
 {
     ss_round *m = (ss_round *)lab_xmalloc(sizeof(ss_round) * (size_t)nlocal);

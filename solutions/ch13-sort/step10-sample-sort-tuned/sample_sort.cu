@@ -29,6 +29,7 @@ struct ss_run {
     ss_ranks x;
     ss_extra *E;             /* a rank's bins and copy streams, for each owned rank */
     unsigned int *host_bins; /* G x PLAN_BINS: every rank's bins, on the host (pinned) */
+    ss_ipc *ipc;             /* under mpirun on one node: every rank's buffers opened here (ipc.c); else NULL */
     ss_policy base;          /* the configuration's policy */
     ss_policy last;          /* what the last sort ran */
 };
@@ -75,8 +76,9 @@ static void scatter_held(ss_rank *R, int nlocal, const ss_config *c, const ss_pl
     }
 }
 
-/* Each owned rank's part offsets; with round 0 direct, bucket (d, 0) into rank d's part. */
-static void upload_offsets(ss_rank *R, int nlocal, const ss_plan *plan, int direct)
+/* Each owned rank's part offsets; with round 0 direct, bucket (d, 0) into rank d's part (V: every
+ * rank as this process reaches it). */
+static void upload_offsets(ss_rank *R, int nlocal, const ss_rank *V, int nv, const ss_plan *plan, int direct)
 {
     if (!direct) {
         upload_send_off(R, nlocal, plan);
@@ -84,7 +86,7 @@ static void upload_offsets(ss_rank *R, int nlocal, const ss_plan *plan, int dire
     }
     int64_t *send_off = (int64_t *)lab_xmalloc(sizeof(int64_t) * (size_t)plan->B);
     for (int i = 0; i < nlocal; i++) {
-        ss_direct_send_off(R, nlocal, plan, i, send_off);
+        ss_direct_send_off(V, nv, plan, R[i].rank, send_off);
         CUDA_CHECK(cudaSetDevice(R[i].device));
         CUDA_CHECK(cudaMemcpyAsync(R[i].send_off_d, send_off, sizeof(int64_t) * (size_t)plan->B, cudaMemcpyHostToDevice,
                                    R[i].comm_stream)); /* pageable: staged before it returns */
@@ -92,12 +94,17 @@ static void upload_offsets(ss_rank *R, int nlocal, const ss_plan *plan, int dire
     free(send_off);
 }
 
-/* K rounds by the policy's way; round 0 direct is in once every rank's scatter is done. */
-static void exchange_rounds(ss_rank *R, ss_extra *E, int nlocal, const ss_config *c, const ss_plan *plan,
+/* K rounds by the policy's way; round 0 direct is in once every rank's scatter is done. Under
+ * mpirun on one node (P) the same, across processes. */
+static void exchange_rounds(ss_rank *R, ss_extra *E, ss_ipc *P, int nlocal, const ss_config *c, const ss_plan *plan,
                             ss_exchange how)
 {
     for (int j = 0; j < plan->K; j++) {
-        if (j == 0 && how == SS_EXCHANGE_DIRECT)
+        if (P != NULL && j == 0 && how == SS_EXCHANGE_DIRECT)
+            ss_ipc_scattered(P, &R[0], c);
+        else if (P != NULL && how != SS_EXCHANGE_LINK)
+            ss_ipc_round(P, c, plan, j);
+        else if (j == 0 && how == SS_EXCHANGE_DIRECT)
             for (int i = 0; i < nlocal; i++) {
                 CUDA_CHECK(cudaSetDevice(R[i].device));
                 for (int s = 0; s < nlocal; s++)
@@ -172,19 +179,25 @@ static const char *tuned_sort(ss_run *run, ss_policy *p, ss_times *t)
     }
     at[2] = ss_now_ms();
     if (why == NULL) {
-        if (p->exchange == SS_EXCHANGE_DIRECT && !ss_direct_fits(R, nlocal, plan))
+        const ss_rank *V = R; /* every rank as this process reaches it */
+        int nv = nlocal;
+        if (run->ipc != NULL) {
+            ss_ipc_views(run->ipc, &R[0], c, plan);
+            V = run->ipc->view, nv = c->G;
+        }
+        if (p->exchange == SS_EXCHANGE_DIRECT && !ss_direct_fits(V, nv, plan))
             p->exchange = SS_EXCHANGE_COPY; /* chunk 0 does not fit part's front: round 0 crosses too */
         const int direct = p->exchange == SS_EXCHANGE_DIRECT;
         if (p->digit)
-            digit_scatter(R, nlocal, c, plan, run->host_bins, first_bin, direct);
+            digit_scatter(R, nlocal, V, nv, c, plan, run->host_bins, first_bin, direct);
         else {
-            upload_offsets(R, nlocal, plan, direct);
+            upload_offsets(R, nlocal, V, nv, plan, direct);
             if (p->held > 0)
                 scatter_held(R, nlocal, c, plan);
             else
                 scatter_buckets(R, nlocal, c, plan);
         }
-        exchange_rounds(R, run->E, nlocal, c, plan, p->exchange);
+        exchange_rounds(R, run->E, run->ipc, nlocal, c, plan, p->exchange);
         if (p->digit)
             digit_sort_chunks(R, nlocal, c, plan, run->host_bins, first_bin, direct);
         else {
@@ -242,10 +255,16 @@ static ss_run *open_run(const ss_config *c, const ss_place *at, int nlocal, cons
     run->E = (ss_extra *)calloc((size_t)nlocal, sizeof(ss_extra));
     CUDA_CHECK(cudaMallocHost(&run->host_bins, sizeof(unsigned int) * (size_t)c->G * PLAN_BINS)); /* async copies */
     *why = ss_ranks_open(&run->x, c, at, nlocal);
-    const int peers = *why == NULL && nlocal == c->G && c->G > 1 && ss_peers_reach(run->x.R, nlocal);
+    int peers = 0; /* every rank reaches every other's memory: in this process, or by CUDA IPC */
+    if (*why == NULL && c->G > 1)
+        peers = nlocal == c->G ? ss_peers_reach(run->x.R, nlocal) : c->node != NULL && ss_ipc_reach(&run->x.R[0], c);
     run->base = run->last = policy_choose(c, nlocal, peers);
     for (int i = 0; i < nlocal && *why == NULL; i++)
         *why = open_extra(run, i);
+    if (*why == NULL && c->node != NULL && run->base.exchange != SS_EXCHANGE_LINK) {
+        run->ipc = (ss_ipc *)calloc(1, sizeof(ss_ipc));
+        ss_ipc_open(run->ipc, &run->x.R[0], &run->E[0], c);
+    }
     return run;
 }
 
@@ -273,6 +292,12 @@ static void describe(const ss_run *run, char *buf, size_t len)
 
 static void close_run(ss_run *run)
 {
+    if (run->ipc != NULL) { /* once this process's GPU is done: the others may still read from it */
+        CUDA_CHECK(cudaSetDevice(run->x.R[0].device));
+        CUDA_CHECK(cudaDeviceSynchronize());
+        ss_ipc_close(run->ipc, &run->x.c);
+        free(run->ipc);
+    }
     for (int i = 0; i < run->x.nlocal; i++) {
         ss_extra *E = &run->E[i];
         if (run->x.R == NULL || run->x.R[i].layout == NULL)
