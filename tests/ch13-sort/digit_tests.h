@@ -1,10 +1,10 @@
 /* digit_tests.h - the CPU tests of step 10's split by the top byte (digit.c,
- * --split digit): the bins' splitters moved to top-byte edges, or refused
- * with nothing changed; where each sender's keys of each top byte go; and the
+ * --split digit): the splitters at top-byte edges, or refused with nothing
+ * changed; where each sender's keys of each top byte go; and the
  * ranges and tiles of a chunk's three passes. Random bins from the lab's
  * fixed seeds (printed with every failure), never all zero, with ranges and
  * a whole top byte that hold no key. Included once by
- * tests/ch13-sort/step10-sample-sort-tuned.c. */
+ * tests/ch13-sort/step10-sample-sort-tuned.c, digit_edges_tests.h after it. */
 
 #define DIGIT_EMPTY_TOP 77 /* a top byte no rank has a key of: an empty segment */
 
@@ -44,73 +44,79 @@ static double digit_keys_below(const unsigned int *bins, int G, int t)
     return below;
 }
 
-/* The plan of G ranks, K chunks, on digit_bins(seed): the bins' edges, then
- * digit_edges, which these bins must pass. bin_edge: the edges before. */
-static unsigned int *digit_plan(ss_plan *p, int G, int K, uint64_t seed, int *first, int *bin_edge, const char *name)
+/* The plan of G ranks, K chunks, on digit_bins(seed), its edges from
+ * digit_edges, which these bins must pass (every top byte < 1 % of N / G). */
+static unsigned int *digit_plan(ss_plan *p, int G, int K, uint64_t seed, int *first, const char *name)
 {
     int64_t N;
     unsigned int *bins = digit_bins(G, seed, &N);
     cr_assert_null(plan_init(p, N, G, K, 4096, 0.5));
-    cr_assert(plan_bin_splitters(p, bins, 0.005, first), "%s: the bins refused thin random bins", name);
-    memcpy(bin_edge, first, sizeof(int) * (size_t)(p->B + 1));
     cr_assert(digit_edges(p, bins, DIGIT_SLACK, first), "%s: refused, but every top byte holds < 1 %% of N / G%s", name,
               lab_todo_note());
     return bins;
 }
 
-/* Every boundary at the top-byte edge nearest its bin edge (at most half a
- * top byte away), the splitter (top byte << 24, 0), each top byte's keys in
- * one bucket by the cut itself, and each rank's count per bucket the sum of
- * its whole top bytes there. */
-Test(digit, edges_move_to_the_nearest_top_byte_edge)
+/* What every accepted plan holds: edges on top bytes, rising from 0 to
+ * PLAN_BINS, each chunk's between its GPU's two; the splitters (top byte <<
+ * 24, 0); each top byte's keys in one bucket by the cut itself; each rank's
+ * count per bucket the sum of its whole top bytes there; each GPU's boundary
+ * within the slack of its target. */
+static void digit_check_plan(const ss_plan *p, const unsigned int *bins, const int *first, const char *name)
 {
-    for (int G = 2; G <= 4; G++)
-        for (int i = 0; i < LAB_TEST_NSEEDS; i++) {
-            const int K = G < 4 ? 2 : 3, B = G * K;
-            char name[120];
-            snprintf(name, sizeof name, "G=%d chunks=%d seed=%llu", G, K, (unsigned long long)lab_test_seeds[i]);
-            ss_plan p;
-            int first[PLAN_MAX_BUCKETS + 1], bin_edge[PLAN_MAX_BUCKETS + 1], moved = 0;
-            unsigned int *bins = digit_plan(&p, G, K, lab_test_seeds[i], first, bin_edge, name);
-            for (int t = 1; t < B; t++) {
-                moved += bin_edge[t] % DIGIT_PER_TOP != 0;
-                cr_assert(first[t] % DIGIT_PER_TOP == 0 && abs(first[t] - bin_edge[t]) <= DIGIT_PER_TOP / 2,
-                          "%s: boundary %d from bin %d to bin %d, not the nearest top-byte edge%s", name, t,
-                          bin_edge[t], first[t], lab_todo_note());
-                cr_assert(p.split_key[t - 1] == (unsigned int)(first[t] / DIGIT_PER_TOP) << 24 &&
-                              p.split_pos[t - 1] == 0,
-                          "%s: splitter %d is (%u, %llu), its edge top byte %d", name, t - 1, p.split_key[t - 1],
-                          (unsigned long long)p.split_pos[t - 1], first[t] / DIGIT_PER_TOP);
-                const double off =
-                    fabs(digit_keys_below(bins, G, first[t] / DIGIT_PER_TOP) - plan_boundary_target(&p, t));
-                cr_assert(off <= DIGIT_SLACK * (double)p.N / G, "%s: boundary %d accepted %.0f keys off", name, t, off);
-            }
-            cr_assert(moved > 0, "%s: the test's bins put no boundary off a top-byte edge", name);
-            for (int t = 0; t < DIGIT_TOPS; t++) { /* a top byte's first and last key: one bucket, its own */
-                const unsigned int lo = (unsigned int)t << 24, hi = lo | 0xFFFFFFu;
-                const int b = plan_bucket_of(lo, 0, p.split_key, p.split_pos, B - 1);
-                cr_assert(b == plan_bucket_of(hi, UINT64_MAX, p.split_key, p.split_pos, B - 1) &&
-                              t >= first[b] / DIGIT_PER_TOP && t < first[b + 1] / DIGIT_PER_TOP,
-                          "%s: top byte %d split across buckets, or cut into bucket %d of top bytes [%d, %d)%s", name,
-                          t, b, first[b] / DIGIT_PER_TOP, first[b + 1] / DIGIT_PER_TOP, lab_todo_note());
-            }
-            for (int s = 0; s < G; s++)
-                for (int b = 0; b < B; b++) {
-                    uint64_t want = 0;
-                    for (int t = first[b] / DIGIT_PER_TOP; t < first[b + 1] / DIGIT_PER_TOP; t++)
-                        want += digit_top_keys(bins, s, t);
-                    cr_assert_eq(p.counts[(size_t)s * B + b], want,
-                                 "%s: rank %d's count of bucket %d is %llu, not %llu", name, s, b,
-                                 (unsigned long long)p.counts[(size_t)s * B + b], (unsigned long long)want);
-                }
-            free(bins);
-            plan_free(&p);
+    const int G = p->G, K = p->K, B = p->B;
+    cr_assert(first[0] == 0 && first[B] == PLAN_BINS, "%s: edges from %d to %d, not 0 to %d%s", name, first[0],
+              first[B], PLAN_BINS, lab_todo_note());
+    for (int t = 1; t < B; t++) {
+        const int gpu_lo = first[t - t % K], gpu_hi = first[t - t % K + K];
+        cr_assert(first[t] % DIGIT_PER_TOP == 0 && first[t] >= first[t - 1] && gpu_lo <= first[t] && first[t] <= gpu_hi,
+                  "%s: boundary %d at bin %d: not a top-byte edge, before boundary %d's %d, or out of its GPU's [%d, "
+                  "%d]%s",
+                  name, t, first[t], t - 1, first[t - 1], gpu_lo, gpu_hi, lab_todo_note());
+        cr_assert(p->split_key[t - 1] == (unsigned int)(first[t] / DIGIT_PER_TOP) << 24 && p->split_pos[t - 1] == 0,
+                  "%s: splitter %d is (%u, %llu), its edge top byte %d", name, t - 1, p->split_key[t - 1],
+                  (unsigned long long)p->split_pos[t - 1], first[t] / DIGIT_PER_TOP);
+        const double off = fabs(digit_keys_below(bins, G, first[t] / DIGIT_PER_TOP) - plan_boundary_target(p, t));
+        cr_assert(t % K || off <= DIGIT_SLACK * (double)p->N / G, "%s: GPU boundary %d accepted %.0f keys off%s", name,
+                  t, off, lab_todo_note());
+    }
+    for (int t = 0; t < DIGIT_TOPS; t++) { /* a top byte's first and last key: one bucket, its own */
+        const unsigned int lo = (unsigned int)t << 24, hi = lo | 0xFFFFFFu;
+        const int b = plan_bucket_of(lo, 0, p->split_key, p->split_pos, B - 1);
+        cr_assert(b == plan_bucket_of(hi, UINT64_MAX, p->split_key, p->split_pos, B - 1) &&
+                      t >= first[b] / DIGIT_PER_TOP && t < first[b + 1] / DIGIT_PER_TOP,
+                  "%s: top byte %d split across buckets, or cut into bucket %d of top bytes [%d, %d)%s", name, t, b,
+                  first[b] / DIGIT_PER_TOP, first[b + 1] / DIGIT_PER_TOP, lab_todo_note());
+    }
+    for (int s = 0; s < G; s++)
+        for (int b = 0; b < B; b++) {
+            uint64_t want = 0;
+            for (int t = first[b] / DIGIT_PER_TOP; t < first[b + 1] / DIGIT_PER_TOP; t++)
+                want += digit_top_keys(bins, s, t);
+            cr_assert_eq(p->counts[(size_t)s * B + b], want, "%s: rank %d's count of bucket %d is %llu, not %llu", name,
+                         s, b, (unsigned long long)p->counts[(size_t)s * B + b], (unsigned long long)want);
         }
 }
 
-/* One heavy top byte (2000 keys a bin a rank) across the boundaries: its
- * nearest edge is thousands of keys from each target, so digit_edges refuses
- * and leaves the bins' splitters, counts and edges as they were. */
+/* Thin random bins, one to three chunks a GPU: every plan as digit_check_plan says. */
+Test(digit, edges_sit_on_top_bytes_and_count_exactly)
+{
+    for (int G = 2; G <= 4; G++)
+        for (int K = 1; K <= 3; K++)
+            for (int i = 0; i < LAB_TEST_NSEEDS; i++) {
+                char name[120];
+                snprintf(name, sizeof name, "G=%d chunks=%d seed=%llu", G, K, (unsigned long long)lab_test_seeds[i]);
+                ss_plan p;
+                int first[PLAN_MAX_BUCKETS + 1];
+                unsigned int *bins = digit_plan(&p, G, K, lab_test_seeds[i], first, name);
+                digit_check_plan(&p, bins, first, name);
+                free(bins);
+                plan_free(&p);
+            }
+}
+
+/* One heavy top byte (2000 keys a bin a rank) across the GPUs' boundary: no
+ * top-byte edge lies within the slack of its target, so digit_edges refuses
+ * and leaves first_bin (poisoned here), the splitters and the counts as they were. */
 Test(digit, edges_that_move_too_far_are_refused_and_nothing_changes)
 {
     const int G = 2, K = 2, B = G * K, heavy = 128;
@@ -127,20 +133,18 @@ Test(digit, edges_that_move_too_far_are_refused_and_nothing_changes)
         int first[PLAN_MAX_BUCKETS + 1], before[PLAN_MAX_BUCKETS + 1];
         cr_assert(plan_bin_splitters(&p, bins, 0.1, first), "seed=%llu: bins of 4000 keys within 10 %% of N / G",
                   (unsigned long long)lab_test_seeds[i]);
-        int far = 0; /* a boundary whose nearest top-byte edge lies past the slack */
-        for (int t = 1; t < B; t++) {
-            const int edge = (first[t] + DIGIT_PER_TOP / 2) / DIGIT_PER_TOP;
-            far |= fabs(digit_keys_below(bins, G, edge) - plan_boundary_target(&p, t)) > DIGIT_SLACK * (double)N / G;
-        }
-        cr_assert(far, "seed=%llu: the test's heavy top byte left every boundary near a top-byte edge",
-                  (unsigned long long)lab_test_seeds[i]);
+        for (int e = 0; e <= DIGIT_TOPS; e++) /* no top-byte edge near the GPUs' boundary */
+            cr_assert(fabs(digit_keys_below(bins, G, e) - plan_boundary_target(&p, K)) > DIGIT_SLACK * (double)N / G,
+                      "seed=%llu: the test's heavy top byte left edge %d near the GPUs' boundary",
+                      (unsigned long long)lab_test_seeds[i], e);
         unsigned int key[PLAN_MAX_BUCKETS];
         uint64_t pos[PLAN_MAX_BUCKETS], counts[PLAN_MAX_BUCKETS];
-        memcpy(before, first, sizeof(int) * (B + 1));
+        for (int t = 0; t <= B; t++)
+            first[t] = before[t] = -7 - t; /* poison: a refusal writes no edge */
         memcpy(key, p.split_key, sizeof(unsigned int) * (B - 1));
         memcpy(pos, p.split_pos, sizeof(uint64_t) * (B - 1));
         memcpy(counts, p.counts, sizeof(uint64_t) * G * B);
-        cr_assert(!digit_edges(&p, bins, DIGIT_SLACK, first), "seed=%llu: accepted a boundary moved past the slack%s",
+        cr_assert(!digit_edges(&p, bins, DIGIT_SLACK, first), "seed=%llu: accepted a GPU boundary past the slack%s",
                   (unsigned long long)lab_test_seeds[i], lab_todo_note());
         cr_assert(memcmp(before, first, sizeof(int) * (B + 1)) == 0 &&
                       memcmp(key, p.split_key, sizeof(unsigned int) * (B - 1)) == 0 &&
@@ -164,8 +168,8 @@ Test(digit, a_senders_top_bytes_follow_each_other_in_their_bucket)
             char name[120];
             snprintf(name, sizeof name, "G=%d chunks=%d seed=%llu", G, K, (unsigned long long)lab_test_seeds[i]);
             ss_plan p;
-            int first[PLAN_MAX_BUCKETS + 1], bin_edge[PLAN_MAX_BUCKETS + 1];
-            unsigned int *bins = digit_plan(&p, G, K, lab_test_seeds[i], first, bin_edge, name);
+            int first[PLAN_MAX_BUCKETS + 1];
+            unsigned int *bins = digit_plan(&p, G, K, lab_test_seeds[i], first, name);
             for (int s = 0; s < G; s++) {
                 int64_t send_off[PLAN_MAX_BUCKETS], dst[DIGIT_TOPS];
                 for (int b = 0; b < B; b++)
@@ -207,10 +211,10 @@ Test(digit, a_chunks_ranges_chain_within_their_top_byte)
         for (int i = 0; i < LAB_TEST_NSEEDS; i++) {
             const int K = G < 4 ? 2 : 3, B = G * K;
             ss_plan p;
-            int first[PLAN_MAX_BUCKETS + 1], bin_edge[PLAN_MAX_BUCKETS + 1];
+            int first[PLAN_MAX_BUCKETS + 1];
             char name[160];
             snprintf(name, sizeof name, "G=%d chunks=%d seed=%llu", G, K, (unsigned long long)lab_test_seeds[i]);
-            unsigned int *bins = digit_plan(&p, G, K, lab_test_seeds[i], first, bin_edge, name);
+            unsigned int *bins = digit_plan(&p, G, K, lab_test_seeds[i], first, name);
             for (int b = 0; b < B; b++) {
                 const int t_lo = first[b] / DIGIT_PER_TOP, t_hi = first[b + 1] / DIGIT_PER_TOP, S = t_hi - t_lo;
                 int64_t piece_at[4], next[4], chunk = 0;

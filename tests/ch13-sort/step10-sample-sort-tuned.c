@@ -254,6 +254,7 @@ Test(direct, round_0_lands_in_its_receivers_part)
 }
 
 #include "digit_tests.h" /* CPU tests: the split by the top byte's plan (digit.c) */
+#include "digit_edges_tests.h"
 
 /* ---- GPU tests: ./run, beside this suite, with its ranks on GPU 0 ------------------ */
 

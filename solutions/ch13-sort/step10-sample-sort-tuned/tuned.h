@@ -87,9 +87,13 @@ void plan_bins_apply(ss_plan *p, const unsigned int *bins, const int *first_bin)
 #define DIGIT_MAX_CHUNK 2147483647LL             /* a chunk: step 7's 31-bit prefixes, as its sort */
 #define DIGIT_MAX_SHARE 4294901760LL             /* a share: 32-bit tile places (a top byte lies in one chunk) */
 
-/* The bin edges of plan_bin_splitters moved to the nearest top-byte edges,
- * and applied (plan_bins_apply) when every boundary then lies within `slack`
- * x N / G keys of its target: 1. Else 0, and nothing changed. */
+/* The splitters at top-byte edges, from the bins alone: each GPU's boundary
+ * at the top-byte edge nearest its target in keys, each chunk's boundary
+ * likewise between its GPU's two (any distance: a chunk's size shapes only
+ * the pipeline). first_bin: output, B + 1 bin edges (multiples of
+ * DIGIT_PER_TOP, 0 to PLAN_BINS), applied by plan_bins_apply: 1. 0, nothing
+ * changed, when a GPU's boundary lies more than `slack` x N / G keys from its
+ * target (a top byte heavier than that, one key many times): another split runs. */
 int digit_edges(ss_plan *p, const unsigned int *bins, double slack, int *first_bin);
 
 /* 1 when the plan's every chunk holds at most DIGIT_MAX_CHUNK keys and every
