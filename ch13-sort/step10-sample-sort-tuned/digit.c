@@ -15,23 +15,41 @@ static uint64_t top_count(const unsigned int *bins, int s, int t)
     return in;
 }
 
+/* The top-byte edge in [lo, hi] nearest target in keys, not in bin index: it never jumps over a heavy value. */
+static int nearest_edge(const uint64_t *below, double target, int lo, int hi)
+{
+    int e = lo;
+    while (e < hi && (double)below[e + 1] <= target) /* below[] rises: walk on while the next edge is not past */
+        e++;
+    if (e < hi && (double)below[e + 1] - target < target - (double)below[e])
+        e++;
+    return e;
+}
+
 int digit_edges(ss_plan *p, const unsigned int *bins, double slack, int *first_bin)
 {
+    const int G = p->G, K = p->K, B = p->B;
+    uint64_t below[DIGIT_TOPS + 1] = {0}; /* keys of every rank in the top bytes [0, e) */
     int edge[PLAN_BIN_BUCKETS + 1];
-    if (p->B > PLAN_BIN_BUCKETS)
+    if (B > PLAN_BIN_BUCKETS)
         return 0;
-    edge[0] = 0, edge[p->B] = PLAN_BINS;
-    for (int t = 1; t < p->B; t++) {
-        edge[t] = (first_bin[t] + DIGIT_PER_TOP / 2) / DIGIT_PER_TOP * DIGIT_PER_TOP; /* the nearest top-byte edge */
-        uint64_t below = 0;
-        for (int top = 0; top < edge[t] / DIGIT_PER_TOP; top++)
-            for (int s = 0; s < p->G; s++)
-                below += top_count(bins, s, top);
-        if (fabs((double)below - plan_boundary_target(p, t)) > slack * (double)p->N / p->G)
+    for (int e = 0; e < DIGIT_TOPS; e++) {
+        below[e + 1] = below[e];
+        for (int s = 0; s < G; s++)
+            below[e + 1] += top_count(bins, s, e);
+    }
+    edge[0] = 0, edge[B] = DIGIT_TOPS;
+    for (int t = K; t < B; t += K) { /* a GPU's edge sets the balance: a top byte heavier than the slack refuses */
+        const double target = plan_boundary_target(p, t);
+        edge[t] = nearest_edge(below, target, edge[t - K], DIGIT_TOPS);
+        if (fabs((double)below[edge[t]] - target) > slack * (double)p->N / G)
             return 0;
     }
-    for (int t = 0; t <= p->B; t++)
-        first_bin[t] = edge[t];
+    for (int t = 1; t < B; t++) /* a chunk's size moves only the pipeline, not the balance: any distance will do */
+        if (t % K)
+            edge[t] = nearest_edge(below, plan_boundary_target(p, t), edge[t - 1], edge[t - t % K + K]);
+    for (int t = 0; t <= B; t++)
+        first_bin[t] = edge[t] * DIGIT_PER_TOP;
     plan_bins_apply(p, bins, first_bin);
     return 1;
 }

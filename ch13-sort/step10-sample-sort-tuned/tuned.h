@@ -83,13 +83,17 @@ void plan_bins_apply(ss_plan *p, const unsigned int *bins, const int *first_bin)
  * in three passes (segments.cuh), a top byte's keys among themselves. */
 #define DIGIT_TOPS      256                      /* top-byte values */
 #define DIGIT_PER_TOP   (PLAN_BINS / DIGIT_TOPS) /* bins of one top byte */
-#define DIGIT_SLACK     0.01                     /* a boundary within 1 % of N / G of its target */
+#define DIGIT_SLACK     0.01                     /* a GPU's boundary within 1 % of N / G of its target */
 #define DIGIT_MAX_CHUNK 2147483647LL             /* a chunk: step 7's 31-bit prefixes, as its sort */
 #define DIGIT_MAX_SHARE 4294901760LL             /* a share: 32-bit tile places (a top byte lies in one chunk) */
 
-/* The bin edges of plan_bin_splitters moved to the nearest top-byte edges,
- * and applied (plan_bins_apply) when every boundary then lies within `slack`
- * x N / G keys of its target: 1. Else 0, and nothing changed. */
+/* The splitters at top-byte edges, from the bins alone: each GPU's boundary
+ * at the top-byte edge nearest its target in keys, each chunk's boundary
+ * likewise between its GPU's two (any distance: a chunk's size shapes only
+ * the pipeline). first_bin: output, B + 1 bin edges (multiples of
+ * DIGIT_PER_TOP, 0 to PLAN_BINS), applied by plan_bins_apply: 1. 0, nothing
+ * changed, when a GPU's boundary lies more than `slack` x N / G keys from its
+ * target (a top byte heavier than that, one key many times): another split runs. */
 int digit_edges(ss_plan *p, const unsigned int *bins, double slack, int *first_bin);
 
 /* 1 when the plan's every chunk holds at most DIGIT_MAX_CHUNK keys and every
@@ -176,12 +180,12 @@ void ss_peers_push(ss_rank *R, ss_extra *E, const ss_config *c, const ss_round *
  * process reaches it: its buffers opened by CUDA IPC, its events likewise, so
  * the copy engines and round 0 direct run across processes as in one. */
 typedef struct {
-    int G, self;           /* ranks, and this process's */
-    ss_rank *view;         /* G: rank d's buffers mapped here (its device: ours, through which we reach them),
+    int G, self;            /* ranks, and this process's */
+    ss_rank *view;          /* G: rank d's buffers mapped here (its device: ours, through which we reach them),
                               its cap and its layout; view[self] this process's rank */
-    ss_extra *ev;          /* G: rank d's ev_ready and ev_sent, opened here; ev[self] ours */
+    ss_extra *ev;           /* G: rank d's ev_ready and ev_sent, opened here; ev[self] ours */
     cudaEvent_t *scattered; /* G: rank d's scatter is done (round 0 direct is in) */
-    ss_layout *layouts;    /* G: every rank's layout of the current sort */
+    ss_layout *layouts;     /* G: every rank's layout of the current sort */
 } ss_ipc;
 
 /* 1 when every process's GPU reaches every other's (agreed by every process). */

@@ -150,7 +150,8 @@ GPU_TEST(sample_sort_run, every_gpu_of_this_machine_in_both_launch_forms)
     /* a step with a policy joins the processes of one node by CUDA IPC: round 0 straight in, the later rounds by
      * the copy engines (--exchange copy: every round), and says so; a silent fall back to NCCL does not pass */
     char cmd[4800], out[8192];
-    snprintf(cmd, sizeof cmd, "NCCL_NVLS_ENABLE=0 %s %s -n 2^20+3 --chunks 3 --reps 1 2>&1", mpirun, lab_test_run_path());
+    snprintf(cmd, sizeof cmd, "NCCL_NVLS_ENABLE=0 %s %s -n 2^20+3 --chunks 3 --reps 1 2>&1", mpirun,
+             lab_test_run_path());
     lab_test_command(cmd, out, sizeof out);
     cr_assert(strstr(out, "PASS") != NULL && strstr(out, "exchange=direct") != NULL,
               "%s: expected a pass with exchange=direct (the processes joined by CUDA IPC); it said:\n%s", cmd, out);

@@ -71,14 +71,12 @@ __global__ void __launch_bounds__(SS_BLOCK)
 
 #define SS_BIN_SLACK 0.005 /* a boundary within 0.5 % of N / G of its target: the buckets even to a bin */
 
-/* The bins' way to the splitters and the counts: each rank counts its keys
- * per bin, every rank's bins go to the host (each row straight from its GPU
- * when every rank is in this process, else gathered first), and where
- * plan_bin_splitters accepts them, first_bin and the plan's splitters and
- * counts are set (bin_tables then takes them to the GPUs). 1 when so; 0: the
- * sample's way. */
-static int bin_splitters(ss_rank *R, ss_extra *E, int nlocal, const ss_config *c, ss_plan *plan,
-                         unsigned int *host_bins, int *first_bin)
+/* The bins' way to the splitters and the counts, its first half: each rank
+ * counts its keys per bin, and every rank's bins go to the host (each row
+ * straight from its GPU when every rank is in this process, else gathered
+ * first). Where plan_bin_splitters (or digit_edges) then accepts them, they
+ * set the plan's splitters and counts (bin_tables takes them to the GPUs). */
+static void gather_bins(ss_rank *R, ss_extra *E, int nlocal, const ss_config *c, unsigned int *host_bins)
 {
     const size_t row = sizeof(unsigned int) * PLAN_BINS;
     for (int i = 0; i < nlocal; i++) {
@@ -109,7 +107,6 @@ static int bin_splitters(ss_rank *R, ss_extra *E, int nlocal, const ss_config *c
     }
     for (int i = 0; i < nlocal; i++)
         CUDA_CHECK(cudaStreamSynchronize(R[i].comm_stream));
-    return plan_bin_splitters(plan, host_bins, SS_BIN_SLACK, first_bin);
 }
 
 /* The splitters at bin edges first_bin up to every rank, and each rank's

@@ -1,5 +1,5 @@
 /* sample_sort.cu - ch13 step 10: step 9's sort at the links' speed. The
- * same phases on step 9's files, and five ideas beside them, each an option
+ * same phases on step 9's files, and seven ideas beside them, each an option
  * with its row in the README's ablation table, chosen once per sort by one
  * policy (policy.c) that the result line prints:
  *   --splitters bins  the splitters at the edges of every key's top 12 bits, where they split
@@ -15,6 +15,8 @@
  *   --split digit     the scatter as the sort's first radix pass, on the keys' top byte, with the
  *                     splitters on top-byte edges: each chunk then sorted in three passes, not
  *                     four (digit.cuh, digit_split.cuh, segments.cuh, digit.c)
+ *   (mpirun)          on one node, the processes' buffers and events opened by CUDA IPC, so the
+ *                     copy engines and round 0 direct run across processes too (ipc.c)
  * Beyond the book, as step 9; the partition on the keys' top bits is RMG
  * sort's (Ilic et al., 2023), the count in registers Stehle and Jacobsen's
  * hybrid radix sort's (SIGMOD 2017), the copy engines' exchange as in
@@ -157,8 +159,11 @@ static const char *tuned_sort(ss_run *run, ss_policy *p, ss_times *t)
     const char *why = NULL;
     mark_begin(R, nlocal);
     int first_bin[PLAN_BIN_BUCKETS + 1];
-    p->bins = p->bins && bin_splitters(R, run->E, nlocal, c, plan, run->host_bins, first_bin);
+    if (p->bins)
+        gather_bins(R, run->E, nlocal, c, run->host_bins);
+    /* the top-byte edges first: they hold where the bins' 0.5 % may not (a chunk's edge only shapes the pipeline) */
     p->digit = p->digit && p->bins && digit_edges(plan, run->host_bins, DIGIT_SLACK, first_bin) && digit_fits(plan);
+    p->bins = p->bins && (p->digit || plan_bin_splitters(plan, run->host_bins, SS_BIN_SLACK, first_bin));
     if (p->digit) /* the splitters on top-byte edges; the scatter needs no table */
         upload_splitters(R, nlocal, plan);
     else if (p->bins)
