@@ -114,6 +114,13 @@ Test(policy, auto_takes_the_fastest_measured)
     ss_config c = config(2, 2, 0, "auto", "auto", "auto", 0);
     c.node = &node;
     cr_assert_eq(policy_choose(&c, 1, 1).exchange, SS_EXCHANGE_DIRECT, "mpirun on one node, GPUs that reach: direct");
+    cr_assert(fabs(policy_choose(&c, 1, 1).first - 0.6) < 1e-9 && fabs(policy_choose(&c, 1, 0).first - 0.2) < 1e-9,
+              "two processes joined by CUDA IPC: a first chunk of 60 %% (NCCL's: 20 %%)");
+    c.with_values = 1;
+    cr_assert(fabs(policy_choose(&c, 1, 1).first - 0.6) < 1e-9, "pairs, two processes joined: 60 %%");
+    c.with_values = 0, c.G = 4;
+    cr_assert(fabs(policy_choose(&c, 1, 1).first - 0.75) < 1e-9, "four processes joined keep 75 %%");
+    c.G = 2;
     cr_assert_eq(policy_choose(&c, 1, 0).exchange, SS_EXCHANGE_LINK, "mpirun on one node, GPUs that do not: NCCL");
     c.asked.exchange = "link";
     cr_assert_eq(policy_choose(&c, 1, 1).exchange, SS_EXCHANGE_LINK, "--exchange link under mpirun: NCCL");

@@ -16,6 +16,12 @@
  * share: 75 and 100 % measured best on four H200s. [more than two ranks][pairs] */
 static const double first_weight[2][2] = {{0.2, 0.3}, {0.75, 1.0}};
 
+/* Two processes joined by CUDA IPC (ipc.c): their copies ran slower than one process's (round 1
+ * of 2^30 keys on two H100s took 3.8 ms against 2.6), so chunk 0's sort must be longer to hide
+ * them. Keys 20 % 13.99 ms, 40 % 12.99, 60 % 12.63; pairs 30 % 24.79, 60 % 22.79 (one process:
+ * 12.75 and 22.89). Four processes kept theirs (6.87 ms against one process's 6.77). */
+#define FIRST_WEIGHT_IPC_TWO 0.6
+
 static int asked(const char *value, const char *name)
 {
     return value != NULL && strcmp(value, name) == 0;
@@ -63,6 +69,8 @@ ss_policy policy_choose(const ss_config *c, int nlocal, int peers)
         p.exchange = asked(c->asked.exchange, "copy") ? SS_EXCHANGE_COPY : SS_EXCHANGE_DIRECT;
     p.digit = !policy_asked_split(c) && p.bins; /* and, each sort, the chunks fit (digit_fits) */
     p.first = c->asked.first > 0 ? c->asked.first / 100.0 : first_weight[c->G > 2][c->with_values != 0];
+    if (c->asked.first <= 0 && c->G == 2 && nlocal < c->G && p.exchange != SS_EXCHANGE_LINK)
+        p.first = FIRST_WEIGHT_IPC_TWO;
     return p;
 }
 
