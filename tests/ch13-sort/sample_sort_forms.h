@@ -162,6 +162,18 @@ GPU_TEST(sample_sort_run, every_gpu_of_this_machine_in_both_launch_forms)
               "%s: expected a pass with %s (one process's way: the processes joined by CUDA IPC where the GPUs reach "
               "each other); it said:\n%s",
               cmd, want, out);
+    /* each process seeing its own GPU alone (CUDA_VISIBLE_DEVICES a process, as a batch system may bind them):
+     * whether the GPUs reach each other cannot be asked there, so NCCL, and the run passes */
+    snprintf(cmd, sizeof cmd,
+             "NCCL_NVLS_ENABLE=0 mpirun --allow-run-as-root --oversubscribe --bind-to none -x NCCL_NVLS_ENABLE -np 1 "
+             "-x CUDA_VISIBLE_DEVICES=0 %s -n 2^20+3 --reps 1 : -np 1 -x CUDA_VISIBLE_DEVICES=1 %s -n 2^20+3 --reps 1 "
+             "2>&1",
+             lab_test_run_path(), lab_test_run_path());
+    const int rc = lab_test_command(cmd, out, sizeof out);
+    cr_assert(rc == 0 && strstr(out, "PASS") != NULL && strstr(out, "FAIL") == NULL &&
+                  strstr(out, "exchange=nccl") != NULL,
+              "%s: exit %d, expected a pass with exchange=nccl (no GPU of the other process visible); it said:\n%s",
+              cmd, rc, out);
     expect_run_passes(mpirun, "-n 1000,2^22+1 --dist all --reps 1 --chunks 3 --exchange copy --splitters sample");
     expect_run_passes(mpirun, "-n 2^22+1 --dist all --reps 1 --keys-only --chunks 3 --exchange copy");
 }

@@ -27,25 +27,42 @@ static void meet(const ss_rank *r, const ss_config *c)
 typedef struct {
     cudaIpcMemHandle_t keys, values, part;
     cudaIpcEventHandle_t ready, sent, scattered;
-    int device, reach;
 } ipc_card;
+
+/* The ordinal here of the GPU whose UUID is u, or -1 where this process does not see it. */
+static int ordinal_of(const cudaUUID_t *u)
+{
+    int n = 0;
+    CUDA_CHECK(cudaGetDeviceCount(&n));
+    for (int d = 0; d < n; d++) {
+        struct cudaDeviceProp prop;
+        CUDA_CHECK(cudaGetDeviceProperties(&prop, d));
+        if (memcmp(&prop.uuid, u, sizeof *u) == 0)
+            return d;
+    }
+    return -1;
+}
 
 int ss_ipc_reach(const ss_rank *r, const ss_config *c)
 {
-    int *device = (int *)lab_xmalloc(sizeof(int) * (size_t)c->G),
-        *reach = (int *)lab_xmalloc(sizeof(int) * (size_t)c->G);
-    c->node->gather(&r->device, device, sizeof(int));
+    /* by UUID, not ordinal: a process may see other GPUs, or only its own (CUDA_VISIBLE_DEVICES a process) */
+    cudaUUID_t *uuid = (cudaUUID_t *)lab_xmalloc(sizeof(cudaUUID_t) * (size_t)c->G);
+    int *reach = (int *)lab_xmalloc(sizeof(int) * (size_t)c->G);
+    struct cudaDeviceProp prop;
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, r->device));
+    c->node->gather(&prop.uuid, uuid, sizeof(cudaUUID_t));
     int mine = 1, all = 1;
     for (int d = 0; d < c->G; d++) {
-        int can = 1;
-        if (device[d] != r->device)
-            CUDA_CHECK(cudaDeviceCanAccessPeer(&can, r->device, device[d]));
+        const int at = ordinal_of(&uuid[d]);
+        int can = at >= 0; /* a GPU this process cannot see: no way to ask, so NCCL */
+        if (at >= 0 && at != r->device)
+            CUDA_CHECK(cudaDeviceCanAccessPeer(&can, r->device, at));
         mine &= can;
     }
     c->node->gather(&mine, reach, sizeof(int));
     for (int d = 0; d < c->G; d++)
         all &= reach[d];
-    free(device), free(reach);
+    free(uuid), free(reach);
     return all;
 }
 
@@ -85,7 +102,6 @@ void ss_ipc_open(ss_ipc *P, ss_rank *r, ss_extra *E, const ss_config *c)
     CUDA_CHECK(cudaIpcGetEventHandle(&mine.ready, E->ev_ready));
     CUDA_CHECK(cudaIpcGetEventHandle(&mine.sent, E->ev_sent));
     CUDA_CHECK(cudaIpcGetEventHandle(&mine.scattered, P->scattered[P->self]));
-    mine.device = r->device;
     c->node->gather(&mine, all, sizeof(ipc_card));
     for (int d = 0; d < G; d++) {
         ss_rank *v = &P->view[d];
