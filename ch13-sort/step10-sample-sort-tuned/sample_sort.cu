@@ -187,7 +187,7 @@ static const char *tuned_sort(ss_run *run, ss_policy *p, ss_times *t)
         const ss_rank *V = R; /* every rank as this process reaches it */
         int nv = nlocal;
         if (run->ipc != NULL) {
-            ss_ipc_views(run->ipc, &R[0], c, plan);
+            ss_ipc_views(run->ipc, plan);
             V = run->ipc->view, nv = c->G;
         }
         if (p->exchange == SS_EXCHANGE_DIRECT && !ss_direct_fits(V, nv, plan))

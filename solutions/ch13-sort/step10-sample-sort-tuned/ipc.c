@@ -119,16 +119,14 @@ void ss_ipc_open(ss_ipc *P, ss_rank *r, ss_extra *E, const ss_config *c)
         CUDA_CHECK(cudaIpcOpenEventHandle(&P->scattered[d], all[d].scattered));
     }
     free(all);
-    P->view[P->self] = *r, P->ev[P->self] = *E;
+    P->view[P->self] = *r, P->ev[P->self] = *E; /* its buffers, streams and layout stay as set up */
 }
 
-void ss_ipc_views(ss_ipc *P, const ss_rank *r, const ss_config *c, const ss_plan *plan)
+void ss_ipc_views(ss_ipc *P, const ss_plan *plan)
 {
-    P->view[P->self] = *r; /* this sort's layout, streams and buffers */
-    for (int d = 0; d < P->G; d++)
+    for (int d = 0; d < P->G; d++) /* view[self] points at this rank's own layout, set by lay_out */
         if (d != P->self)
             plan_layout(plan, d, P->view[d].cap, P->view[d].cap, P->view[d].layout); /* as lay_out found it */
-    (void)c;
 }
 
 void ss_ipc_scattered(ss_ipc *P, const ss_rank *r, const ss_config *c)

@@ -194,8 +194,8 @@ int ss_ipc_reach(const ss_rank *r, const ss_config *c);
 /* This process's rank r (its extras E open) and the others' opened here. */
 void ss_ipc_open(ss_ipc *P, ss_rank *r, ss_extra *E, const ss_config *c);
 
-/* Every rank's view for the current plan (this process's rank r laid out already). */
-void ss_ipc_views(ss_ipc *P, const ss_rank *r, const ss_config *c, const ss_plan *plan);
+/* Every other rank's layout for the current plan (this process's rank laid out already). */
+void ss_ipc_views(ss_ipc *P, const ss_plan *plan);
 
 /* Round 0 direct across processes: r's comm stream goes on once every rank's scatter is done. */
 void ss_ipc_scattered(ss_ipc *P, const ss_rank *r, const ss_config *c);
