@@ -48,11 +48,12 @@ VARIANTS=(
     "t512k15||-DONESWEEP_THREADS=512 -DONESWEEP_KEYS_PER_THREAD=15|1|512 threads x 15 keys (the same tile, more warps)"
     "k24||-DONESWEEP_KEYS_PER_THREAD=24|1|384 x 24 keys"
     "k16||-DONESWEEP_KEYS_PER_THREAD=16|1|384 x 16 keys"
+    "warpsame|$HERE/variants/warpsame.sed||1|one atomicAdd a warp where its 32 keys share a digit (runs: sorted keys)"
     "wrong-a|$MUT/onesweep-aggregate-as-prefix.sed||0|wrong: an aggregate read as an inclusive prefix"
     "wrong-b|$MUT/onesweep-split-status.sed||0|wrong: flag and count in two words, no fence"
     "wrong-c|$MUT/onesweep-unstable-rank.sed||0|wrong: an unstable ranking"
 )
-SPEED_ORDER="lb1 matchany cvotes digitmajor twowords-lb1 t512k15 k24 k16"
+SPEED_ORDER="lb1 matchany cvotes digitmajor twowords-lb1 t512k15 k24 k16 warpsame"
 
 # SET=pairs: what the pairs' sort is worth in other forms (ONESWEEP_MIN_BLOCKS_PAIRS, and the
 # variants/pairs-*.sed forms, none kept in the step: README.md has their 2026-11-27 numbers); a tile
