@@ -81,15 +81,15 @@ static __device__ __forceinline__ void onesweep_load_tile(const unsigned int *in
     }
 }
 
-/* Each warp counts its keys per digit (row `warp` of s_warp); then thread d
- * turns column d into the count of d in the warps before each one, and
- * returns the tile's count of digit d. With `arrival` (not NULL), each of
- * the tile's `valid` keys also learns from its atomicAdd how many of its
- * warp's keys of its digit came before it, in the order the hardware took
- * them (onesweep_rank_arrivals), and the padding is not counted. */
-static __device__ __forceinline__ unsigned int onesweep_count_digits(const unsigned int *key, unsigned int shift,
-                                                                     unsigned int *s_warp, unsigned int *arrival,
-                                                                     unsigned int valid)
+/* This warp counts its keys per digit in its row of s_warp, no barrier
+ * (step 10's split counts a warp whose keys share one digit its own way).
+ * With `arrival` (not NULL), each of the tile's `valid` keys also learns
+ * from its atomicAdd how many of its warp's keys of its digit came before it,
+ * in the order the hardware took them (onesweep_rank_arrivals), and the
+ * padding is not counted. */
+static __device__ __forceinline__ void onesweep_count_warp(const unsigned int *key, unsigned int shift,
+                                                           unsigned int *s_warp, unsigned int *arrival,
+                                                           unsigned int valid)
 {
     unsigned int *row = s_warp + threadIdx.x / 32 * ONESWEEP_RADIX;
     const unsigned int first = onesweep_first_key();
@@ -104,6 +104,13 @@ static __device__ __forceinline__ unsigned int onesweep_count_digits(const unsig
         else if (first + u * 32 < valid)
             arrival[u] = atomicAdd(counter, 1u);
     }
+}
+
+/* Once every warp has counted: thread d turns column d of s_warp into the
+ * count of d in the warps before each one, and returns the tile's count of
+ * digit d. */
+static __device__ __forceinline__ unsigned int onesweep_sum_warps(unsigned int *s_warp)
+{
     __syncthreads();
     unsigned int total = 0;
     if (threadIdx.x < ONESWEEP_RADIX)
@@ -113,6 +120,17 @@ static __device__ __forceinline__ unsigned int onesweep_count_digits(const unsig
             total += c;
         }
     return total;
+}
+
+/* Each warp counts its keys per digit (row `warp` of s_warp; arrival as
+ * onesweep_count_warp), then the warps' counts are summed per digit:
+ * returns the tile's count of digit d to thread d. */
+static __device__ __forceinline__ unsigned int onesweep_count_digits(const unsigned int *key, unsigned int shift,
+                                                                     unsigned int *s_warp, unsigned int *arrival,
+                                                                     unsigned int valid)
+{
+    onesweep_count_warp(key, shift, s_warp, arrival, valid);
+    return onesweep_sum_warps(s_warp);
 }
 
 /* Where each digit starts in the sorted tile (a scan of the counts), added to
