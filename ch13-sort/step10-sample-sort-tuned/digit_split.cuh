@@ -11,6 +11,7 @@
 #ifndef SS_DIGIT_SPLIT_CUH
 #define SS_DIGIT_SPLIT_CUH
 
+#include "runs.cuh"
 #include "segments.cuh"
 
 #define DIGIT_SHIFT 24 /* the top byte */
@@ -26,7 +27,8 @@ typedef struct {
 /* Tile by tile in the order blocks start, as step 7's pass: the tile sorted
  * by top byte in shared memory, then each top byte's run to dst[t] plus the
  * keys of t in the sender's tiles before. Pairs rank stably (values follow
- * their keys in input order: the sort stays stable); keys alone in any order. */
+ * their keys in input order: the sort stays stable); keys alone in any order.
+ * A warp's run of one top byte is counted without atomics (runs.cuh). */
 static __device__ __forceinline__ void digit_split(const digit_split_args a, const int has_values)
 {
     extern __shared__ unsigned int s_tile[];
@@ -39,7 +41,8 @@ static __device__ __forceinline__ void digit_split(const digit_split_args a, con
     const unsigned int base = tile * ONESWEEP_TILE, valid = min((unsigned int)ONESWEEP_TILE, a.n - base);
     unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD];
     onesweep_load_tile(a.keys, base, valid, key, 0xffffffffu);
-    const unsigned int count = onesweep_count_digits(key, DIGIT_SHIFT, s_warp, has_values ? NULL : rank, valid);
+    const unsigned int count = runs_count_digits(key, DIGIT_SHIFT, runs_of_warp(key, DIGIT_SHIFT, valid), s_warp,
+                                                 has_values ? NULL : rank, valid);
     if (d < ONESWEEP_RADIX)
         onesweep_publish(a.status, tile, d,
                          (tile == 0 ? ONESWEEP_STATUS_INCLUSIVE : ONESWEEP_STATUS_AGGREGATE) | count);
