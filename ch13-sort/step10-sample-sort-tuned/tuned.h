@@ -32,8 +32,8 @@ typedef struct {
 /* 1 when c asks for a split other than the top byte's (--split table or held). */
 int policy_asked_split(const ss_config *c);
 
-/* The chunks a rank takes when --chunks is not asked: 3 from four GPUs where the split by the
- * top byte may run, else 0 (the plan's default). */
+/* The chunks a rank takes when --chunks is not asked, where the split by the top byte may run:
+ * 4 for keys on two GPUs, 3 from four; else 0 (the plan's default). */
 int policy_chunks(const ss_config *c);
 
 /* NULL when what c asks can run (on the host, before a GPU is looked for), or why not. */

@@ -84,7 +84,7 @@ static void parse_args(int argc, char **argv, run_opts *ro, const world *w)
          .hi = SS_MAX_RANKS,
          .metavar = "K",
          .help = "chunks per rank: rounds of the exchange, each sorted as it arrives (default: 2, 1 on one rank; step "
-                 "10: 3 from four GPUs)"},
+                 "10: 4 for keys on two GPUs, 3 from four)"},
         {.name = "--local",
          .kind = LAB_ARG_NAME,
          .at = &ro->local,

@@ -89,15 +89,16 @@ Test(policy, auto_takes_the_fastest_measured)
         ss_exchange exchange;
         double first;
         int digit; /* the split by the top byte: wherever the bins' splitters apply */
-    } want[] = {{2, 2, 0, 2, 1, 1, 3, SS_EXCHANGE_DIRECT, 0.2, 1}, /* two GPUs, keys: the default of the ablation */
-                {2, 2, 1, 2, 1, 1, 3, SS_EXCHANGE_DIRECT, 0.3, 1}, /* pairs: a larger first chunk */
+    } want[] = {{2, 4, 0, 2, 1, 1, 7, SS_EXCHANGE_DIRECT, 0.5, 1}, /* two GPUs, keys: the default of the ablation */
+                {2, 2, 1, 2, 1, 1, 3, SS_EXCHANGE_DIRECT, 0.3, 1}, /* pairs: two chunks, a smaller first */
+                {2, 2, 0, 2, 1, 1, 3, SS_EXCHANGE_DIRECT, 0.5, 1}, /* --chunks 2: 4 buckets, 3 held splitters */
                 {4, 2, 0, 4, 1, 1, 7, SS_EXCHANGE_DIRECT, 0.75, 1},   {4, 2, 1, 4, 1, 1, 7, SS_EXCHANGE_DIRECT, 1.0, 1},
                 {8, 2, 0, 8, 1, 1, 0, SS_EXCHANGE_DIRECT, 0.75, 1},   /* 16 buckets: step 9's tables held no more */
                 {32, 2, 0, 32, 1, 1, 0, SS_EXCHANGE_DIRECT, 0.75, 1}, /* 64 buckets: the most the bins serve */
                 {64, 2, 0, 64, 1, 0, 0, SS_EXCHANGE_DIRECT, 0.75, 0}, /* 128 buckets: the sample's splitters */
-                {2, 2, 0, 1, 1, 1, 3, SS_EXCHANGE_LINK, 0.2, 1},      /* mpirun across nodes: NCCL */
-                {2, 2, 0, 2, 0, 1, 3, SS_EXCHANGE_LINK, 0.2, 1},      /* GPUs that do not reach each other */
-                {1, 1, 0, 1, 1, 0, 3, SS_EXCHANGE_LINK, 0.2, 0}};     /* one GPU: one bucket, nothing to split */
+                {2, 4, 0, 1, 1, 1, 7, SS_EXCHANGE_LINK, 0.5, 1},      /* mpirun across nodes: NCCL */
+                {2, 4, 0, 2, 0, 1, 7, SS_EXCHANGE_LINK, 0.5, 1},      /* GPUs that do not reach each other */
+                {1, 1, 0, 1, 1, 0, 3, SS_EXCHANGE_LINK, 0.5, 0}};     /* one GPU: one bucket, nothing to split */
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         const ss_config c = config(want[i].G, want[i].K, want[i].pairs, "auto", "auto", "auto", 0);
         const ss_policy p = policy_choose(&c, want[i].nlocal, want[i].peers);
@@ -114,8 +115,8 @@ Test(policy, auto_takes_the_fastest_measured)
     ss_config c = config(2, 2, 0, "auto", "auto", "auto", 0);
     c.node = &node;
     cr_assert_eq(policy_choose(&c, 1, 1).exchange, SS_EXCHANGE_DIRECT, "mpirun on one node, GPUs that reach: direct");
-    cr_assert(fabs(policy_choose(&c, 1, 1).first - 0.6) < 1e-9 && fabs(policy_choose(&c, 1, 0).first - 0.2) < 1e-9,
-              "two processes joined by CUDA IPC: a first chunk of 60 %% (NCCL's: 20 %%)");
+    cr_assert(fabs(policy_choose(&c, 1, 1).first - 0.6) < 1e-9 && fabs(policy_choose(&c, 1, 0).first - 0.5) < 1e-9,
+              "two processes joined by CUDA IPC: a first chunk of 60 %% (NCCL's: 50 %%)");
     c.with_values = 1;
     cr_assert(fabs(policy_choose(&c, 1, 1).first - 0.6) < 1e-9, "pairs, two processes joined: 60 %%");
     c.with_values = 0, c.G = 4;
@@ -154,7 +155,7 @@ Test(policy, the_split_by_the_top_byte_where_the_bins_apply)
     ss_policy p = policy_choose(&c, 2, 1);
     char text[200];
     policy_text(&p, &c, text, sizeof text);
-    cr_assert_str_eq(text, " splitters=bins split=digit exchange=direct first=20", "two GPUs, keys: the default");
+    cr_assert_str_eq(text, " splitters=bins split=digit exchange=direct first=50", "two GPUs, keys: the default");
     cr_assert(!policy_asked_split(&c), "auto asks for no other split");
     c.asked.split = "digit";
     cr_assert(!policy_asked_split(&c), "--split digit is the top byte's split: four GPUs take three chunks");
@@ -163,13 +164,17 @@ Test(policy, the_split_by_the_top_byte_where_the_bins_apply)
     static const struct {
         int G;
         const char *splitters, *split;
-        int K;
-    } chunks[] = {{4, "auto", "auto", 3},   {8, "auto", "digit", 3}, {2, "auto", "auto", 0}, {4, "auto", "held", 0},
-                  {4, "sample", "auto", 0}, {32, "auto", "auto", 0}}; /* 32 x 3 buckets: past the bins' 64 */
+        int pairs, K;
+    } chunks[] = {
+        {4, "auto", "auto", 0, 3},   {8, "auto", "digit", 0, 3}, {2, "auto", "auto", 0, 4},
+        {2, "auto", "digit", 0, 4},  {2, "auto", "auto", 1, 0},  {2, "auto", "held", 0, 0},
+        {2, "sample", "auto", 0, 0}, {3, "auto", "auto", 0, 0},  {4, "auto", "held", 0, 0},
+        {4, "sample", "auto", 0, 0}, {4, "auto", "auto", 1, 3},  {32, "auto", "auto", 0, 0}}; /* 32 x 3: past 64 */
     for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
-        c = config(chunks[i].G, 0, 0, chunks[i].splitters, chunks[i].split, "auto", 0);
-        cr_assert_eq(policy_chunks(&c), chunks[i].K, "G=%d splitters=%s split=%s: %d chunks, expected %d", chunks[i].G,
-                     chunks[i].splitters, chunks[i].split, policy_chunks(&c), chunks[i].K);
+        c = config(chunks[i].G, 0, chunks[i].pairs, chunks[i].splitters, chunks[i].split, "auto", 0);
+        cr_assert_eq(policy_chunks(&c), chunks[i].K, "G=%d %s splitters=%s split=%s: %d chunks, expected %d",
+                     chunks[i].G, chunks[i].pairs ? "pairs" : "keys", chunks[i].splitters, chunks[i].split,
+                     policy_chunks(&c), chunks[i].K);
     }
     c = config(2, 2, 0, "sample", "digit", "auto", 0);
     cr_assert_not_null(policy_check(&c), "--split digit needs the bins' splitters, not the sample's");

@@ -10,11 +10,14 @@
 /* The first chunk's weight: its round's exchange is the wait before the
  * first sort, and the sort of it must outlast the next round's exchange;
  * best where they meet, about exchange / sort time. With round 0 direct the
- * first sort waits for no round. Two ranks: keys 20 % took 13.20 ms at 2^30,
- * 30 % 13.30 and 13.36, 50 % 13.49; pairs 30 % 19.74, 50 % 19.98 (two H200s,
- * 2026-11-26). More ranks send (G - 1) / G of a share over links their peers
+ * first sort waits for no round. Two ranks, keys in four chunks, 2^30 on two
+ * H200s (2026-11-28): uniform 50 % 11.20 ms, 75 % 11.17, 100 % 11.15;
+ * reversed keys, whose every key crosses, 11.49, 11.34 and 11.56; Zipf 12.38
+ * at 50 %, but 13.98 at 75 % (chunk 0 no longer fits part's front: round 0
+ * crosses by the copy engines). Pairs in two chunks: 30 % 19.74, 50 % 19.98
+ * (2026-11-26). More ranks send (G - 1) / G of a share over links their peers
  * share: 75 and 100 % measured best on four H200s. [more than two ranks][pairs] */
-static const double first_weight[2][2] = {{0.2, 0.3}, {0.75, 1.0}};
+static const double first_weight[2][2] = {{0.5, 0.3}, {0.75, 1.0}};
 
 /* Two processes joined by CUDA IPC (ipc.c): their copies ran slower than one process's (round 1
  * of 2^30 keys on two H100s took 3.8 ms against 2.6), so chunk 0's sort must be longer to hide
@@ -32,16 +35,23 @@ int policy_asked_split(const ss_config *c)
     return asked(c->asked.split, "table") || asked(c->asked.split, "held");
 }
 
-/* Four GPUs or more: three chunks (the split by the top byte, 2^30 keys on four H100s: 7.05 and
- * 6.78 ms against 7.30 and 7.21 with two; 2^32 25.98 against 27.86; README). */
-#define DIGIT_CHUNKS_FROM_4 3
+/* Two GPUs, keys: four chunks. Where every key crosses (reversed keys) the exchange outlasts a
+ * sort of half the keys; smaller chunks hide it. Two H200s, 2^30 keys, at 50 % (two chunks at 20 %
+ * before): uniform 11.20 ms (11.37), reversed 11.49 (14.01), sorted 10.84 (10.66), few 12.24
+ * (12.13), Zipf 12.38 (14.73: its fallback holds 7 splitters in registers for 8 buckets, where 4
+ * held 3). Six chunks took Zipf to step 9's tables (14.71). Pairs keep two: four cost uniform pairs
+ * 1.4 % on H200s (18.17 -> 18.42 ms) and 1.3 % on H100s (22.87 -> 23.17), where they are at their
+ * target. Four GPUs or more: three chunks (2^30 keys on four H100s: 7.05 and 6.78 ms against 7.30
+ * and 7.21 with two; 2^32 25.98 against 27.86; README). Three GPUs: the plan's default. */
+#define DIGIT_CHUNKS_TWO_KEYS 4
+#define DIGIT_CHUNKS_FROM_4   3
 
 int policy_chunks(const ss_config *c)
 {
-    if (c->G < 4 || policy_asked_split(c) || asked(c->asked.splitters, "sample") ||
-        DIGIT_CHUNKS_FROM_4 * c->G > PLAN_BIN_BUCKETS)
+    const int K = c->G == 2 ? (c->with_values ? 0 : DIGIT_CHUNKS_TWO_KEYS) : c->G >= 4 ? DIGIT_CHUNKS_FROM_4 : 0;
+    if (K == 0 || policy_asked_split(c) || asked(c->asked.splitters, "sample") || K * c->G > PLAN_BIN_BUCKETS)
         return 0;
-    return DIGIT_CHUNKS_FROM_4;
+    return K;
 }
 
 const char *policy_check(const ss_config *c)
