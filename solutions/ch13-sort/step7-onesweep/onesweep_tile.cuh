@@ -69,15 +69,23 @@ static __device__ __forceinline__ unsigned int onesweep_first_key(void)
 }
 
 /* The tile warp-striped: coalesced loads, and (warp, u, lane) is the input
- * order onesweep_rank_tile keeps. Past the end of the last tile: `pad`. */
+ * order onesweep_rank_tile keeps. Past the end of the last tile: `pad`.
+ * Every tile but the last is full: one test for the block, none per key (a
+ * test per key, its answers kept as bits of a register through the pass,
+ * cost about 12 instructions a key: docs/ch13-sort.md, step 7). */
 static __device__ __forceinline__ void onesweep_load_tile(const unsigned int *in, unsigned int base, unsigned int valid,
                                                           unsigned int *x, unsigned int pad)
 {
     const unsigned int first = onesweep_first_key();
+    const unsigned int *from = in + base + first;
+    if (valid == ONESWEEP_TILE) {
 #pragma unroll
-    for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++) {
-        const unsigned int i = first + u * 32;
-        x[u] = i < valid ? in[base + i] : pad;
+        for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
+            x[u] = from[u * 32];
+    } else {
+#pragma unroll
+        for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
+            x[u] = first + u * 32 < valid ? from[u * 32] : pad;
     }
 }
 
