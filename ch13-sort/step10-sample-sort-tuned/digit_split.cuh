@@ -39,8 +39,10 @@ static __device__ __forceinline__ void digit_split(const digit_split_args a, con
     const int64_t dst = d < ONESWEEP_RADIX ? a.dst[d] : 0;
     const unsigned int tile = onesweep_take_tile(a.tile_counter, &s_tile_id);
     const unsigned int base = tile * ONESWEEP_TILE, valid = min((unsigned int)ONESWEEP_TILE, a.n - base);
-    unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD];
+    unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD], value[ONESWEEP_KEYS_PER_THREAD];
     onesweep_load_tile(a.keys, base, valid, key, 0xffffffffu);
+    if (has_values) /* step 7's order: in flight while the keys are ranked */
+        onesweep_load_tile(a.values, base, valid, value, 0);
     const unsigned int count = runs_count_digits(key, DIGIT_SHIFT, runs_of_warp(key, DIGIT_SHIFT, valid), s_warp,
                                                  has_values ? NULL : rank, valid);
     if (d < ONESWEEP_RADIX)
@@ -55,15 +57,12 @@ static __device__ __forceinline__ void digit_split(const digit_split_args a, con
     for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
         if (has_values || rank[u] < ONESWEEP_TILE)
             s_tile[rank[u]] = key[u];
-    if (has_values) {
-        unsigned int value[ONESWEEP_KEYS_PER_THREAD];
-        onesweep_load_tile(a.values, base, valid, value, 0);
+    if (d < ONESWEEP_RADIX) /* where the tile's key i of top byte d goes: s_dst[d] + i */
+        s_dst[d] = dst + onesweep_look_back(a.status, tile, d, count) - start;
+    if (has_values) /* after the look-back, as step 7 */
 #pragma unroll
         for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
             s_tile[ONESWEEP_TILE + rank[u]] = value[u];
-    }
-    if (d < ONESWEEP_RADIX) /* where the tile's key i of top byte d goes: s_dst[d] + i */
-        s_dst[d] = dst + onesweep_look_back(a.status, tile, d, count) - start;
     __syncthreads();
 #pragma unroll
     for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++) {

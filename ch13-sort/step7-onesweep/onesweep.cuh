@@ -187,8 +187,10 @@ static __device__ __forceinline__ void onesweep_pass(const onesweep_args a, cons
     }
     const unsigned int valid = min((unsigned int)ONESWEEP_TILE, a.n - base);
     const onesweep_buffers io = onesweep_pick_buffers(&a, run, pass);
-    unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD];
+    unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD], value[ONESWEEP_KEYS_PER_THREAD];
     onesweep_load_tile(io.keys_in, base, valid, key, 0xffffffffu); /* the last tile's padding: digit 255, last */
+    if (has_values) /* now: in flight while the keys are ranked and the look-back runs */
+        onesweep_load_tile(io.values_in, base, valid, value, 0);
     const unsigned int count = onesweep_count_digits(key, shift, s_warp, any_order ? rank : NULL, valid);
     if (d < ONESWEEP_RADIX) /* at once: the tiles after this one may be waiting; tile 0's count is already a prefix */
         onesweep_publish(status, tile, d, (tile == 0 ? ONESWEEP_STATUS_INCLUSIVE : ONESWEEP_STATUS_AGGREGATE) | count);
@@ -201,15 +203,12 @@ static __device__ __forceinline__ void onesweep_pass(const onesweep_args a, cons
     for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
         if (!any_order || rank[u] < ONESWEEP_TILE) /* any order: the padding is not staged */
             s_tile[rank[u]] = key[u];
-    if (has_values) {
-        unsigned int value[ONESWEEP_KEYS_PER_THREAD];
-        onesweep_load_tile(io.values_in, base, valid, value, 0);
+    if (d < ONESWEEP_RADIX) /* the global place of the tile's key i of digit d: s_offset[d] + i */
+        s_offset[d] = bucket + onesweep_look_back(status, tile, d, count) - start;
+    if (has_values) /* after the look-back: waiting for the values never holds it up */
 #pragma unroll
         for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
             s_tile[ONESWEEP_TILE + rank[u]] = value[u];
-    }
-    if (d < ONESWEEP_RADIX) /* the global place of the tile's key i of digit d: s_offset[d] + i */
-        s_offset[d] = bucket + onesweep_look_back(status, tile, d, count) - start;
     __syncthreads();
     onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, valid, a.n, io.keys_out, io.values_out,
                           has_values);

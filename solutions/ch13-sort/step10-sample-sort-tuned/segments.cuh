@@ -123,8 +123,10 @@ static __device__ __forceinline__ void seg_pass(const seg_pass_args a, const uns
         d < ONESWEEP_RADIX ? a.bucket_start[(size_t)a.t.seg[r] * SEG_HIST + pass * ONESWEEP_RADIX + d] : 0;
     if (d < ONESWEEP_RADIX) /* the next pass's table, zeroed for it (step 7's way) */
         a.next_status[(size_t)tile * ONESWEEP_RADIX + d] = 0;
-    unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD];
+    unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD], value[ONESWEEP_KEYS_PER_THREAD];
     onesweep_load_tile(a.io.keys_in, base, valid, key, 0xffffffffu); /* padding: digit 255, last in the tile */
+    if (has_values) /* step 7's order: in flight while the keys are ranked */
+        onesweep_load_tile(a.io.values_in, base, valid, value, 0);
     unsigned int count = onesweep_count_digits(key, shift, s_warp, any_order ? rank : NULL, valid);
     if (!any_order && d == ONESWEEP_RADIX - 1) /* the padding is no key of the segment: the next tile may follow */
         count -= ONESWEEP_TILE - valid;
@@ -139,15 +141,12 @@ static __device__ __forceinline__ void seg_pass(const seg_pass_args a, const uns
     for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
         if (!any_order || rank[u] < ONESWEEP_TILE)
             s_tile[rank[u]] = key[u];
-    if (has_values) {
-        unsigned int value[ONESWEEP_KEYS_PER_THREAD];
-        onesweep_load_tile(a.io.values_in, base, valid, value, 0);
+    if (d < ONESWEEP_RADIX) /* the segment's first tile: nothing before it */
+        s_offset[d] = bucket + (first ? 0 : onesweep_look_back(a.status, tile, d, count)) - start;
+    if (has_values) /* after the look-back, as step 7 */
 #pragma unroll
         for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
             s_tile[ONESWEEP_TILE + rank[u]] = value[u];
-    }
-    if (d < ONESWEEP_RADIX) /* the segment's first tile: nothing before it */
-        s_offset[d] = bucket + (first ? 0 : onesweep_look_back(a.status, tile, d, count)) - start;
     __syncthreads();
     onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, valid, a.n, a.io.keys_out, a.io.values_out,
                           has_values);
