@@ -14,7 +14,8 @@
  *   harness speed [pairs]  cub::DeviceRadixSort and ours, same inputs, same
  *                          process, at 2^20, 2^24, 2^28, keys only and pairs
  *                          (pairs: 2^28 keys, pairs at 2^24 and 2^28 only)
- *   harness profile N keys|pairs   a warm-up and one sort (for ncu)
+ *   harness profile N keys|pairs [cub]   a warm-up and one sort (for ncu);
+ *                          cub: cub::DeviceRadixSort's instead of ours
  * Every output is poisoned (0xA5 bytes) before a run, with one poisoned guard
  * word after it, and checked element by element; values are a distinct
  * payload per input position (~i), so stability is checked exactly; the
@@ -636,8 +637,9 @@ static int mode_speed(int pairs_only)
     return ok;
 }
 
-/* One warm-up sort and one more, for a profiler (ncu -k regex:'onesweep_(keys|pairs)' -s 4 -c 4). */
-static int mode_profile(int64_t n, int pairs)
+/* One warm-up sort and one more, for a profiler (ncu -k regex:'onesweep_(keys|pairs)' -s 4 -c 4);
+ * with_cub: CUB's two sorts instead (ncu -k regex:Onesweep -s 4 -c 4). */
+static int mode_profile(int64_t n, int pairs, int with_cub)
 {
     const size_t bytes = sizeof(unsigned int) * (size_t)n;
     unsigned int *keys = host_words(n), *values = host_words(n);
@@ -650,6 +652,20 @@ static int mode_profile(int64_t n, int pairs)
     CUDA_CHECK(cudaMemcpy(vi, values, bytes, cudaMemcpyHostToDevice));
     void *tables = dev_alloc(onesweep_tables_bytes(n));
     const char *why = onesweep_fit(pairs);
+#ifndef NO_CUB
+    if (with_cub) {
+        const size_t temp_bytes = cub_radix_temp_bytes((int)n, pairs);
+        void *temp = dev_alloc(temp_bytes);
+        for (int r = 0; r < 2; r++)
+            CUDA_CHECK(cub_radix_sort(temp, temp_bytes, ki, ko, pairs ? vi : NULL, pairs ? vo : NULL, (int)n, 0));
+        CUDA_CHECK(cudaDeviceSynchronize());
+        printf("profile: 2 CUB sorts of %lld %s done\n", (long long)n, pairs ? "pairs" : "keys");
+        return 1;
+    }
+#else
+    if (with_cub)
+        why = "built without CUB (NO_CUB)";
+#endif
     for (int r = 0; r < 2 && why == NULL; r++)
         why = onesweep_sort(ki, pairs ? vi : NULL, ko, pairs ? vo : NULL, ka, va, n, tables, 0);
     if (why != NULL) {
@@ -664,7 +680,7 @@ static int mode_profile(int64_t n, int pairs)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s check|quick [stop]|repeat R|speed [pairs]|profile N keys|pairs\n", argv[0]);
+        fprintf(stderr, "usage: %s check|quick [stop]|repeat R|speed [pairs]|profile N keys|pairs [cub]\n", argv[0]);
         return 2;
     }
     lab_require_gpu(argv[0]);
@@ -686,7 +702,7 @@ int main(int argc, char **argv)
     else if (strcmp(argv[1], "speed") == 0)
         ok = mode_speed(argc >= 3 && strcmp(argv[2], "pairs") == 0);
     else if (strcmp(argv[1], "profile") == 0 && argc >= 4)
-        ok = mode_profile(atoll(argv[2]), strcmp(argv[3], "pairs") == 0);
+        ok = mode_profile(atoll(argv[2]), strcmp(argv[3], "pairs") == 0, argc >= 5 && strcmp(argv[4], "cub") == 0);
     else {
         fprintf(stderr, "unknown mode %s\n", argv[1]);
         return 2;

@@ -55,25 +55,22 @@ VARIANTS=(
 )
 SPEED_ORDER="lb1 matchany cvotes digitmajor twowords-lb1 t512k15 k24 k16 warpsame"
 
-# SET=pairs: what the pairs' sort is worth in other forms (ONESWEEP_MIN_BLOCKS_PAIRS, and the
-# variants/pairs-*.sed forms, none kept in the step: README.md has their 2026-11-27 numbers); a tile
-# other than 384 x 19 changes the keys' tile too (their row shows it)
+# SET=pairs: what the pairs' sort is worth in other forms (ONESWEEP_MIN_BLOCKS_PAIRS, the step as it
+# was before 2026-11-28, and forms not kept: README.md has their numbers); a tile other than 384 x 19
+# changes the keys' tile too (their row shows it)
 V=$HERE/variants
 PAIRS_VARIANTS=(
     "real|||1|the step as it is"
     "p-mb1||-DONESWEEP_MIN_BLOCKS_PAIRS=1|1|pairs: 1 block per SM asked"
     "p-mb3||-DONESWEEP_MIN_BLOCKS_PAIRS=3|1|pairs: 3 blocks per SM asked"
-    "p-v1|$V/pairs-values-late.sed||1|pairs: values staged after the look-back (loads in flight while it runs)"
-    "p-v2|$V/pairs-values-late.sed $V/pairs-values-early.sed||1|pairs: values loaded beside the keys (in flight while they are ranked)"
-    "p-v2-mb1|$V/pairs-values-late.sed $V/pairs-values-early.sed|-DONESWEEP_MIN_BLOCKS_PAIRS=1|1|pairs: values beside the keys, 1 block asked"
+    "p-var|$V/pairs-values-after-rank.sed||1|pairs: values loaded after the ranking, staged before the look-back (the step before 2026-11-28)"
+    "p-nofl|$V/no-full-load.sed||1|a full tile's loads test every key against the tile's end, as the last tile's do (the step before 2026-11-28)"
+    "p-old|$V/pairs-values-after-rank.sed $V/no-full-load.sed||1|both: the step before 2026-11-28"
+    "p-fs|$V/full-scatter.sed||1|a full tile's scatter tests no key either (the tile's size a literal)"
+    "p-ldcs|$V/load-streaming.sed||1|a full tile's loads with __ldcs (read once: evicted first from L2)"
     "p-kf|$V/pairs-keys-first.sed||1|pairs: keys out, then values through the same shared memory (CUB's order)"
-    "p-kf-mb3|$V/pairs-keys-first.sed|-DONESWEEP_MIN_BLOCKS_PAIRS=3|1|pairs: keys first, 3 blocks asked"
-    "p-kf-v2|$V/pairs-keys-first.sed $V/pairs-values-early.sed||1|pairs: keys first, values loaded beside the keys"
     "p-k23||-DONESWEEP_KEYS_PER_THREAD=23|1|384 x 23 (keys too); pairs as the step"
-    "p-kf-k21|$V/pairs-keys-first.sed|-DONESWEEP_KEYS_PER_THREAD=21|1|384 x 21 (keys too); pairs keys first"
     "p-kf-k23|$V/pairs-keys-first.sed|-DONESWEEP_KEYS_PER_THREAD=23|1|384 x 23 (keys too); pairs keys first: CUB's form"
-    "p-kf-k23-mb1|$V/pairs-keys-first.sed|-DONESWEEP_KEYS_PER_THREAD=23 -DONESWEEP_MIN_BLOCKS_PAIRS=1|1|as p-kf-k23, 1 block asked"
-    "p-kf-v2-k23|$V/pairs-keys-first.sed $V/pairs-values-early.sed|-DONESWEEP_KEYS_PER_THREAD=23|1|as p-kf-k23, values loaded beside the keys"
 )
 SET=${SET:-all}
 case $SET in

@@ -1,10 +1,9 @@
 # pairs-keys-first: CUB's order for pairs. The sorted keys go out first through the tile of shared
 # memory (half the step's pairs' shared memory), each thread keeping the digits of the keys it sent;
 # then the values, held in registers since their load, take the keys' place, sorted by the same ranks,
-# and go out to the same places. Measured on one H100 (2026-11-27): 0.900x CUB's SortPairs at 2^28,
-# the step 0.907x; at CUB's 384 x 23 tile 0.907x (keys then 1.02x instead of 1.17x); not kept.
-s|^\(    unsigned int key\[ONESWEEP_KEYS_PER_THREAD\], rank\[ONESWEEP_KEYS_PER_THREAD\]\);$|\1, value[ONESWEEP_KEYS_PER_THREAD];|
-/^        unsigned int value\[ONESWEEP_KEYS_PER_THREAD\];$/d
+# and go out to the same places. Measured on one H100 (2026-11-27, the values then loaded after the
+# ranking): 0.900x CUB's SortPairs at 2^28, the step 0.907x; at CUB's 384 x 23 tile 0.907x (keys then
+# 1.02x instead of 1.17x); not kept.
 s|^            s_tile\[ONESWEEP_TILE + rank\[u\]\] = value\[u\];$|            ; /* staged after the keys went out */|
 s|^    onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, |    if (has_values)\n        onesweep_scatter_keys_then_values(s_tile, s_offset, shift, valid, a.n, io.keys_out, io.values_out, value, rank);\n    else\n        onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, |
 s|^\(    return sizeof(unsigned int) \* (size_t)ONESWEEP_TILE \* \)(with_values ? 2 : 1);$|\11; /* keys, then values, one tile */|
