@@ -69,6 +69,8 @@ PAIRS_VARIANTS=(
     "p-fs|$V/full-scatter.sed||1|a full tile's scatter tests no key either (the tile's size a literal)"
     "p-ldcs|$V/load-streaming.sed||1|a full tile's loads with __ldcs (read once: evicted first from L2)"
     "p-kf|$V/pairs-keys-first.sed||1|pairs: keys out, then values through the same shared memory (CUB's order)"
+    "p-lb2||-DONESWEEP_LOOKBACK_WINDOW=2|1|the look-back reads 2 earlier tiles per round trip (keys too; the step: 4)"
+    "p-lb8||-DONESWEEP_LOOKBACK_WINDOW=8|1|the look-back reads 8 earlier tiles per round trip (keys too)"
     "p-k23||-DONESWEEP_KEYS_PER_THREAD=23|1|384 x 23 (keys too); pairs as the step"
     "p-kf-k23|$V/pairs-keys-first.sed|-DONESWEEP_KEYS_PER_THREAD=23|1|384 x 23 (keys too); pairs keys first: CUB's form"
 )
