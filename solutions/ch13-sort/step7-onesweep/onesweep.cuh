@@ -189,7 +189,7 @@ static __device__ __forceinline__ void onesweep_pass(const onesweep_args a, cons
     const onesweep_buffers io = onesweep_pick_buffers(&a, run, pass);
     unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD], value[ONESWEEP_KEYS_PER_THREAD];
     onesweep_load_tile(io.keys_in, base, valid, key, 0xffffffffu); /* the last tile's padding: digit 255, last */
-    if (has_values) /* now: in flight while the keys are ranked and the look-back runs */
+    if (has_values) /* in flight while the keys are ranked and the look-back runs */
         onesweep_load_tile(io.values_in, base, valid, value, 0);
     const unsigned int count = onesweep_count_digits(key, shift, s_warp, any_order ? rank : NULL, valid);
     if (d < ONESWEEP_RADIX) /* at once: the tiles after this one may be waiting; tile 0's count is already a prefix */

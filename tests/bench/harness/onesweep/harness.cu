@@ -637,8 +637,9 @@ static int mode_speed(int pairs_only)
     return ok;
 }
 
-/* One warm-up sort and one more, for a profiler (ncu -k regex:'onesweep_(keys|pairs)' -s 4 -c 4);
- * with_cub: CUB's two sorts instead (ncu -k regex:Onesweep -s 4 -c 4). */
+/* One warm-up sort and one more, for a profiler: ours (ncu -k regex:'onesweep_(keys|pairs)' -s 4
+ * -c 4) or, with_cub, CUB's (ncu -k regex:Onesweep -s 8 -c 1: at 2^28 each of its passes is two
+ * launches, the second of one tile). */
 static int mode_profile(int64_t n, int pairs, int with_cub)
 {
     const size_t bytes = sizeof(unsigned int) * (size_t)n;
@@ -650,30 +651,29 @@ static int mode_profile(int64_t n, int pairs, int with_cub)
     unsigned int *ka = (unsigned int *)dev_alloc(bytes), *va = (unsigned int *)dev_alloc(bytes);
     CUDA_CHECK(cudaMemcpy(ki, keys, bytes, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(vi, values, bytes, cudaMemcpyHostToDevice));
-    void *tables = dev_alloc(onesweep_tables_bytes(n));
-    const char *why = onesweep_fit(pairs);
-#ifndef NO_CUB
+    const char *why = NULL;
     if (with_cub) {
+#ifndef NO_CUB
         const size_t temp_bytes = cub_radix_temp_bytes((int)n, pairs);
         void *temp = dev_alloc(temp_bytes);
         for (int r = 0; r < 2; r++)
             CUDA_CHECK(cub_radix_sort(temp, temp_bytes, ki, ko, pairs ? vi : NULL, pairs ? vo : NULL, (int)n, 0));
-        CUDA_CHECK(cudaDeviceSynchronize());
-        printf("profile: 2 CUB sorts of %lld %s done\n", (long long)n, pairs ? "pairs" : "keys");
-        return 1;
-    }
 #else
-    if (with_cub)
         why = "built without CUB (NO_CUB)";
 #endif
-    for (int r = 0; r < 2 && why == NULL; r++)
-        why = onesweep_sort(ki, pairs ? vi : NULL, ko, pairs ? vo : NULL, ka, va, n, tables, 0);
+    } else {
+        void *tables = dev_alloc(onesweep_tables_bytes(n));
+        why = onesweep_fit(pairs);
+        for (int r = 0; r < 2 && why == NULL; r++)
+            why = onesweep_sort(ki, pairs ? vi : NULL, ko, pairs ? vo : NULL, ka, va, n, tables, 0);
+    }
     if (why != NULL) {
         fprintf(stderr, "refused: %s\n", why);
         return 0;
     }
     CUDA_CHECK(cudaDeviceSynchronize());
-    printf("profile: 2 sorts of %lld %s done\n", (long long)n, pairs ? "pairs" : "keys");
+    printf("profile: 2 %s of %lld %s done\n", with_cub ? "CUB sorts" : "sorts", (long long)n,
+           pairs ? "pairs" : "keys");
     return 1;
 }
 
