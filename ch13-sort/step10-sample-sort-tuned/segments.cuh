@@ -11,8 +11,8 @@
  *   seg_tile_ranges  each tile's range, for the tables of both kinds of pass
  *   seg_histograms   one read of the chunk: each segment's three digit histograms
  *   seg_plan         a block a segment: where each digit's run starts, per pass
- *   seg_pass         step 7's phases (onesweep_tile.cuh, onesweep_look_back.cuh) on the
- *                    tile a segment's range gives, not the tile its number gives
+ *   seg_pass         step 7's onesweep_sort_tile on the tile a segment's range
+ *                    gives, not the tile its number gives
  * Three passes: the result is in the chunk's second buffer. Beyond the book:
  * the split on the top byte first is RMG sort's (Ilic et al., 2023); each
  * segment's passes are Onesweep's (Adinets and Merrill, 2022). Included by
@@ -105,51 +105,23 @@ __global__ __launch_bounds__(ONESWEEP_RADIX) void seg_plan(const unsigned int *h
             seg_out[blockIdx.x] + onesweep_scan_digits(hist[at + p * ONESWEEP_RADIX], s_scan);
 }
 
-/* One pass over a tile of a segment: step 7's phases, the tile and the digit
- * runs its segment's. A segment's first tile publishes its count as a prefix
- * and looks back at nothing. */
+/* One pass over a tile of a segment: step 7's onesweep_sort_tile, the tile
+ * and the digit runs its segment's. A segment's first tile heads its chain:
+ * it publishes its count as a prefix and looks back at nothing. */
 static __device__ __forceinline__ void seg_pass(const seg_pass_args a, const unsigned int pass, const int has_values,
                                                 const int any_order)
 {
-    extern __shared__ unsigned int s_tile[]; /* the tile sorted by digit: keys, then values */
-    __shared__ unsigned int s_warp[ONESWEEP_WARPS * ONESWEEP_RADIX];
-    __shared__ unsigned int s_offset[ONESWEEP_RADIX], s_scan[ONESWEEP_RADIX / 32], s_tile_id;
-    const unsigned int shift = pass * ONESWEEP_DIGIT_BITS, d = threadIdx.x;
-    const unsigned int tile = onesweep_take_tile(a.tile_counter, &s_tile_id);
-    const unsigned int r = a.t.tile_range[tile], first = a.t.first[r] == tile;
-    unsigned int valid;
-    const unsigned int base = seg_tile_keys(&a.t, r, tile, &valid);
-    const unsigned int bucket =
-        d < ONESWEEP_RADIX ? a.bucket_start[(size_t)a.t.seg[r] * SEG_HIST + pass * ONESWEEP_RADIX + d] : 0;
+    __shared__ unsigned int s_tile_id;
+    const unsigned int d = threadIdx.x;
+    onesweep_tile_at at;
+    at.tile = onesweep_take_tile(a.tile_counter, &s_tile_id);
+    const unsigned int r = a.t.tile_range[at.tile];
+    at.head = a.t.first[r] == at.tile;
+    at.base = seg_tile_keys(&a.t, r, at.tile, &at.valid);
+    at.bucket = d < ONESWEEP_RADIX ? a.bucket_start[(size_t)a.t.seg[r] * SEG_HIST + pass * ONESWEEP_RADIX + d] : 0;
     if (d < ONESWEEP_RADIX) /* the next pass's table, zeroed for it (step 7's way) */
-        a.next_status[(size_t)tile * ONESWEEP_RADIX + d] = 0;
-    unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD], value[ONESWEEP_KEYS_PER_THREAD];
-    onesweep_load_tile(a.io.keys_in, base, valid, key, 0xffffffffu); /* padding: digit 255, last in the tile */
-    if (has_values) /* step 7's order: in flight while the keys are ranked */
-        onesweep_load_tile(a.io.values_in, base, valid, value, 0);
-    unsigned int count = onesweep_count_digits(key, shift, s_warp, any_order ? rank : NULL, valid);
-    if (!any_order && d == ONESWEEP_RADIX - 1) /* the padding is no key of the segment: the next tile may follow */
-        count -= ONESWEEP_TILE - valid;
-    if (d < ONESWEEP_RADIX)
-        onesweep_publish(a.status, tile, d, (first ? ONESWEEP_STATUS_INCLUSIVE : ONESWEEP_STATUS_AGGREGATE) | count);
-    const unsigned int start = onesweep_place_digits(count, s_warp, s_scan);
-    if (any_order)
-        onesweep_rank_arrivals(key, rank, shift, s_warp + threadIdx.x / 32 * ONESWEEP_RADIX, valid);
-    else
-        onesweep_rank_tile(key, rank, shift, s_warp + threadIdx.x / 32 * ONESWEEP_RADIX);
-#pragma unroll
-    for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
-        if (!any_order || rank[u] < ONESWEEP_TILE)
-            s_tile[rank[u]] = key[u];
-    if (d < ONESWEEP_RADIX) /* the segment's first tile: nothing before it */
-        s_offset[d] = bucket + (first ? 0 : onesweep_look_back(a.status, tile, d, count)) - start;
-    if (has_values) /* after the look-back, as step 7 */
-#pragma unroll
-        for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
-            s_tile[ONESWEEP_TILE + rank[u]] = value[u];
-    __syncthreads();
-    onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, valid, a.n, a.io.keys_out, a.io.values_out,
-                          has_values);
+        a.next_status[(size_t)at.tile * ONESWEEP_RADIX + d] = 0;
+    onesweep_sort_tile(a.io, a.status, at, pass * ONESWEEP_DIGIT_BITS, a.n, has_values, any_order);
 }
 
 __global__ __launch_bounds__(ONESWEEP_THREADS, ONESWEEP_MIN_BLOCKS) void seg_keys(const seg_pass_args a,

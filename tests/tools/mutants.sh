@@ -2,7 +2,10 @@
 # mutants.sh [--repeat N] SED...: proves the suites catch wrong variants. Each
 # tests/mutants/<chapter>/<name>.sed starts with comment lines,
 #   # step: solutions/ch12-merge/step3-tiled
-#   # file: merge.cu
+#   # file: merge.cu                       (or a file of a step it uses, by its path under
+#                                            solutions/: ch13-sort/step7-onesweep/onesweep.cuh;
+#                                            its edited copy goes beside the step's files, where
+#                                            their #include "onesweep.cuh" finds it first)
 #   # why: missing __syncthreads between loading a tile and merging it
 #   # needs: racecheck                    (optional: memcheck or racecheck)
 # and edits a copy of that step (under build/mutsrc/) into a wrong variant
@@ -34,17 +37,19 @@ for sed_file in "$@"; do
     need=$(sed -n 's/^# needs: *//p' "$sed_file" | head -n1)
     case $need in "" | memcheck | racecheck) ;;
     *) echo "!! $name: '# needs: $need': memcheck or racecheck"; bad=1; continue ;; esac
-    if [ ! -f "$step/$file" ]; then echo "!! $name: $step/$file does not exist"; bad=1; continue; fi
+    src=$step/$file; case $file in */*) src=solutions/$file ;; esac # a used step's file: by its path
+    if [ ! -f "$src" ]; then echo "!! $name: $src does not exist"; bad=1; continue; fi
     mdir=build/mutsrc/$name/${step#solutions/}
-    rm -rf "$mdir"; mkdir -p "$mdir"; cp "$step"/*.cu "$step"/*.cuh "$step"/*.h "$step"/*.c "$step"/Makefile "$mdir"/ 2>/dev/null
+    rm -rf "$mdir"; mkdir -p "$mdir"; cp "$step"/*.cu "$step"/*.cuh "$step"/*.h "$step"/*.c "$step"/Makefile "$src" "$mdir"/ 2>/dev/null
+    dst=$mdir/$(basename "$file")
     # every command of the script must change the file: one that no longer matches (a renamed
     # name, a reformatted line) would leave a different, maybe uncompilable, variant
     stale=$(grep -vE '^#|^$' "$sed_file" | while IFS= read -r cmd; do
         printf '%s\n' "$cmd" >build/mutsrc/one.sed
-        sed -f build/mutsrc/one.sed "$step/$file" | cmp -s - "$step/$file" && echo "$cmd"; done)
-    if [ -n "$stale" ]; then echo "!! $name: a line of its sed script changes nothing in $step/$file: ${stale:0:120}"; bad=1; continue; fi
-    sed -i -f "$sed_file" "$mdir/$file"
-    if cmp -s "$step/$file" "$mdir/$file"; then echo "!! $name: the sed script changed nothing in $step/$file"; bad=1; continue; fi
+        sed -f build/mutsrc/one.sed "$src" | cmp -s - "$src" && echo "$cmd"; done)
+    if [ -n "$stale" ]; then echo "!! $name: a line of its sed script changes nothing in $src: ${stale:0:120}"; bad=1; continue; fi
+    sed -i -f "$sed_file" "$dst"
+    if cmp -s "$src" "$dst"; then echo "!! $name: the sed script changed nothing in $src"; bad=1; continue; fi
     mdirs+=("$mdir"); names+=("$name"); needs+=("$need"); steps+=("$step")
     whys+=("$(sed -n 's/^# why: *//p' "$sed_file" | head -n1)")
 done

@@ -49,20 +49,12 @@ static __device__ __forceinline__ void digit_split(const digit_split_args a, con
         onesweep_publish(a.status, tile, d,
                          (tile == 0 ? ONESWEEP_STATUS_INCLUSIVE : ONESWEEP_STATUS_AGGREGATE) | count);
     const unsigned int start = onesweep_place_digits(count, s_warp, s_scan);
-    if (has_values)
-        onesweep_rank_tile(key, rank, DIGIT_SHIFT, s_warp + threadIdx.x / 32 * ONESWEEP_RADIX);
-    else
-        onesweep_rank_arrivals(key, rank, DIGIT_SHIFT, s_warp + threadIdx.x / 32 * ONESWEEP_RADIX, valid);
-#pragma unroll
-    for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
-        if (has_values || rank[u] < ONESWEEP_TILE)
-            s_tile[rank[u]] = key[u];
+    onesweep_rank_keys(key, rank, DIGIT_SHIFT, s_warp, valid, !has_values); /* keys alone: any order */
+    onesweep_stage(s_tile, key, rank, !has_values);
     if (d < ONESWEEP_RADIX) /* where the tile's key i of top byte d goes: s_dst[d] + i */
         s_dst[d] = dst + onesweep_look_back(a.status, tile, d, count) - start;
     if (has_values) /* after the look-back, as step 7 */
-#pragma unroll
-        for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
-            s_tile[ONESWEEP_TILE + rank[u]] = value[u];
+        onesweep_stage(s_tile + ONESWEEP_TILE, value, rank, 0);
     __syncthreads();
 #pragma unroll
     for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++) {

@@ -12,16 +12,19 @@
  *   onesweep_plan_passes       one block: each digit's first output place per
  *                              pass, and which passes run (not those whose
  *                              digit is the same for every key)
- *   onesweep_pass              one launch per digit; each block, phase by phase:
+ *   onesweep_pass              one launch per digit; each block:
  *     onesweep_take_tile         its tile comes from an atomic counter, not blockIdx.x
- *     onesweep_load_tile         warp w holds keys [w*32*K, (w+1)*32*K) of the tile
- *     onesweep_count_digits      the tile's count of each digit
- *     onesweep_publish           posts it (an aggregate) for the blocks after this one
- *     onesweep_place_digits      where each warp's keys of each digit start in the tile
- *     onesweep_rank_tile         each key's place in the tile sorted by digit (stable), or
- *     onesweep_rank_arrivals     in the first pass over keys alone, in any order inside a digit
- *     onesweep_look_back         the keys of each digit in every earlier tile
- *     onesweep_scatter_tile      the sorted tile to its places, digit run by digit run
+ *     onesweep_sort_tile         then the tile, phase by phase:
+ *       onesweep_load_tile         warp w holds keys [w*32*K, (w+1)*32*K) of the tile
+ *       onesweep_count_digits      the tile's count of each digit
+ *       onesweep_publish           posts it (an aggregate) for the blocks after this one
+ *       onesweep_place_digits      where each warp's keys of each digit start in the tile
+ *       onesweep_rank_keys         each key's place in the tile sorted by digit: stable
+ *                                  (onesweep_rank_tile), or in the first pass over keys alone
+ *                                  in any order inside a digit (onesweep_rank_arrivals)
+ *       onesweep_stage             each key to its place in shared memory
+ *       onesweep_look_back         the keys of each digit in every earlier tile
+ *       onesweep_scatter_tile      the sorted tile to its places, digit run by digit run
  *
  * A block's work on its tile (the load, count, place, rank and scatter) is in
  * onesweep_tile.cuh, what it learns from the tiles before it (the status
@@ -165,53 +168,69 @@ static __device__ __forceinline__ void onesweep_copy_tile(const onesweep_args *a
     }
 }
 
-/* has_values and any_order are literals: each kernel below carries only its own code. */
-static __device__ __forceinline__ void onesweep_pass(const onesweep_args a, const unsigned int pass,
-                                                     const int has_values, const int any_order)
+/* Which tile a block sorts: its keys [base, base + valid) of the pass's input,
+ * its place `tile` in the look-back's chain (`head`: the chain's first, with
+ * nothing before it), and, thread d, where digit d's run starts in the output. */
+typedef struct {
+    unsigned int base, valid, tile, bucket;
+    int head;
+} onesweep_tile_at;
+
+/* One tile through the pass, phase by phase, once the block knows which
+ * (step 10's passes over segments call it too: a chain a segment). has_values
+ * and any_order are literals: each kernel carries only its own code. */
+static __device__ __forceinline__ void onesweep_sort_tile(const onesweep_buffers io, unsigned int *status,
+                                                          const onesweep_tile_at at, unsigned int shift, unsigned int n,
+                                                          const int has_values, const int any_order)
 {
     extern __shared__ unsigned int s_tile[]; /* the tile sorted by digit: keys [ONESWEEP_TILE], then values */
     __shared__ unsigned int s_warp[ONESWEEP_WARPS * ONESWEEP_RADIX]; /* [warp][digit]: counts, then where its keys go */
-    __shared__ unsigned int s_offset[ONESWEEP_RADIX], s_scan[ONESWEEP_RADIX / 32], s_tile_id;
+    __shared__ unsigned int s_offset[ONESWEEP_RADIX], s_scan[ONESWEEP_RADIX / 32];
+    const unsigned int d = threadIdx.x; /* this thread's digit, if < RADIX */
+    unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD], value[ONESWEEP_KEYS_PER_THREAD];
+    onesweep_load_tile(io.keys_in, at.base, at.valid, key, 0xffffffffu); /* a short tile's padding: digit 255, last */
+    if (has_values) /* in flight while the keys are ranked and the look-back runs */
+        onesweep_load_tile(io.values_in, at.base, at.valid, value, 0);
+    unsigned int count = onesweep_count_digits(key, shift, s_warp, any_order ? rank : NULL, at.valid);
+    if (!any_order && d == ONESWEEP_RADIX - 1) /* the padding is no key: a segment's next tile may follow */
+        count -= ONESWEEP_TILE - at.valid;
+    if (d < ONESWEEP_RADIX) /* at once: the tiles after this one may be waiting; a head's count is already a prefix */
+        onesweep_publish(status, at.tile, d, (at.head ? ONESWEEP_STATUS_INCLUSIVE : ONESWEEP_STATUS_AGGREGATE) | count);
+    const unsigned int start = onesweep_place_digits(count, s_warp, s_scan);
+    onesweep_rank_keys(key, rank, shift, s_warp, at.valid, any_order);
+    onesweep_stage(s_tile, key, rank, any_order);
+    if (d < ONESWEEP_RADIX) /* the global place of the tile's key i of digit d: s_offset[d] + i */
+        s_offset[d] = at.bucket + (at.head ? 0 : onesweep_look_back(status, at.tile, d, count)) - start;
+    if (has_values) /* after the look-back: waiting for the values never holds it up */
+        onesweep_stage(s_tile + ONESWEEP_TILE, value, rank, 0);
+    __syncthreads();
+    onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, at.valid, n, io.keys_out, io.values_out,
+                          has_values);
+}
+
+/* Pass `pass` over the tile this block takes: its buffers, its bucket starts, the
+ * next pass's table cleared, then onesweep_sort_tile (tile 0 heads the chain). */
+static __device__ __forceinline__ void onesweep_pass(const onesweep_args a, const unsigned int pass,
+                                                     const int has_values, const int any_order)
+{
+    __shared__ unsigned int s_tile_id;
     const unsigned int shift = pass * ONESWEEP_DIGIT_BITS, d = threadIdx.x; /* this thread's digit, if < RADIX */
     const unsigned int run = *a.run; /* these loads are in flight while thread 0 takes the tile */
-    const unsigned int bucket = d < ONESWEEP_RADIX ? a.bucket_start[pass * ONESWEEP_RADIX + d] : 0; /* d's start */
-    const unsigned int tile = onesweep_take_tile(a.tile_counter + pass, &s_tile_id);
-    const unsigned int base = tile * ONESWEEP_TILE;
-    unsigned int *status = a.status + pass % 2 * ONESWEEP_LOOKBACK_WORDS(a.tiles);
+    onesweep_tile_at at;
+    at.bucket = d < ONESWEEP_RADIX ? a.bucket_start[pass * ONESWEEP_RADIX + d] : 0; /* d's start */
+    at.tile = onesweep_take_tile(a.tile_counter + pass, &s_tile_id);
+    at.head = at.tile == 0;
+    at.base = at.tile * ONESWEEP_TILE;
     if (d < ONESWEEP_RADIX) /* the next pass's table: pass p - 1 is done with it; zeroed for pass p + 1 */
-        a.status[(pass + 1) % 2 * ONESWEEP_LOOKBACK_WORDS(a.tiles) + (size_t)tile * ONESWEEP_RADIX + d] = 0;
+        a.status[(pass + 1) % 2 * ONESWEEP_LOOKBACK_WORDS(a.tiles) + (size_t)at.tile * ONESWEEP_RADIX + d] = 0;
     if (!(run >> pass & 1)) { /* the digit is the same for every key */
         if (run == 0 && pass == ONESWEEP_PASSES - 1 && a.keys_in != a.keys_out)
             onesweep_copy_tile(&a, blockIdx.x, has_values);
         return;
     }
-    const unsigned int valid = min((unsigned int)ONESWEEP_TILE, a.n - base);
-    const onesweep_buffers io = onesweep_pick_buffers(&a, run, pass);
-    unsigned int key[ONESWEEP_KEYS_PER_THREAD], rank[ONESWEEP_KEYS_PER_THREAD], value[ONESWEEP_KEYS_PER_THREAD];
-    onesweep_load_tile(io.keys_in, base, valid, key, 0xffffffffu); /* the last tile's padding: digit 255, last */
-    if (has_values) /* in flight while the keys are ranked and the look-back runs */
-        onesweep_load_tile(io.values_in, base, valid, value, 0);
-    const unsigned int count = onesweep_count_digits(key, shift, s_warp, any_order ? rank : NULL, valid);
-    if (d < ONESWEEP_RADIX) /* at once: the tiles after this one may be waiting; tile 0's count is already a prefix */
-        onesweep_publish(status, tile, d, (tile == 0 ? ONESWEEP_STATUS_INCLUSIVE : ONESWEEP_STATUS_AGGREGATE) | count);
-    const unsigned int start = onesweep_place_digits(count, s_warp, s_scan);
-    if (any_order)
-        onesweep_rank_arrivals(key, rank, shift, s_warp + threadIdx.x / 32 * ONESWEEP_RADIX, valid);
-    else
-        onesweep_rank_tile(key, rank, shift, s_warp + threadIdx.x / 32 * ONESWEEP_RADIX);
-#pragma unroll
-    for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
-        if (!any_order || rank[u] < ONESWEEP_TILE) /* any order: the padding is not staged */
-            s_tile[rank[u]] = key[u];
-    if (d < ONESWEEP_RADIX) /* the global place of the tile's key i of digit d: s_offset[d] + i */
-        s_offset[d] = bucket + onesweep_look_back(status, tile, d, count) - start;
-    if (has_values) /* after the look-back: waiting for the values never holds it up */
-#pragma unroll
-        for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
-            s_tile[ONESWEEP_TILE + rank[u]] = value[u];
-    __syncthreads();
-    onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, valid, a.n, io.keys_out, io.values_out,
-                          has_values);
+    at.valid = min((unsigned int)ONESWEEP_TILE, a.n - at.base);
+    onesweep_sort_tile(onesweep_pick_buffers(&a, run, pass), a.status + pass % 2 * ONESWEEP_LOOKBACK_WORDS(a.tiles), at,
+                       shift, a.n, has_values, any_order);
 }
 
 /* Keys only and pairs: one body, has_values a literal, so keys only carries no value code. */

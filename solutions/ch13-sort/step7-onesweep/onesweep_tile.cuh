@@ -231,6 +231,31 @@ static __device__ __forceinline__ void onesweep_rank_arrivals(const unsigned int
         rank[u] = first + u * 32 < valid ? rank[u] + s_next[onesweep_digit(key[u], shift)] : ONESWEEP_TILE;
 }
 
+/* Every key's place in the tile sorted by digit: stable (onesweep_rank_tile),
+ * or with any_order by arrival (onesweep_rank_arrivals: rank holds the
+ * count's arrivals; the padding gets no place). s_warp: onesweep_place_digits'. */
+static __device__ __forceinline__ void onesweep_rank_keys(const unsigned int *key, unsigned int *rank,
+                                                          unsigned int shift, unsigned int *s_warp, unsigned int valid,
+                                                          const int any_order)
+{
+    unsigned int *s_next = s_warp + threadIdx.x / 32 * ONESWEEP_RADIX; /* this warp's row */
+    if (any_order)
+        onesweep_rank_arrivals(key, rank, shift, s_next, valid);
+    else
+        onesweep_rank_tile(key, rank, shift, s_next);
+}
+
+/* Each of this thread's keys (or values) to its rank in s_sorted, the tile
+ * sorted by digit; with any_order the padding (ranked ONESWEEP_TILE) stays out. */
+static __device__ __forceinline__ void onesweep_stage(unsigned int *s_sorted, const unsigned int *x,
+                                                      const unsigned int *rank, const int any_order)
+{
+#pragma unroll
+    for (int u = 0; u < ONESWEEP_KEYS_PER_THREAD; u++)
+        if (!any_order || rank[u] < ONESWEEP_TILE)
+            s_sorted[rank[u]] = x[u];
+}
+
 /* The tile sorted by digit is in shared memory: key i of it goes to
  * s_offset[its digit] + i. Consecutive threads take consecutive keys, so each
  * digit's run is written to consecutive addresses. */

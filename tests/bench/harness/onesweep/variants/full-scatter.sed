@@ -3,8 +3,8 @@
 # in bursts (pairs: the MIO queue throttles, 2026-11-28), not one digit's key and value at a time
 /^    const unsigned int shift = pass \* ONESWEEP_DIGIT_BITS, d = threadIdx.x;/i\
     __builtin_assume(threadIdx.x < ONESWEEP_THREADS); /* so i < ONESWEEP_TILE folds */
-s|^    onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, valid, a.n, io.keys_out, io.values_out,$|    if (valid == ONESWEEP_TILE)\
-        onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, ONESWEEP_TILE, a.n, io.keys_out,\
+s|^    onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, at.valid, n, io.keys_out, io.values_out,$|    if (at.valid == ONESWEEP_TILE)\
+        onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, ONESWEEP_TILE, n, io.keys_out,\
                               io.values_out, has_values);\
     else\
-        onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, valid, a.n, io.keys_out, io.values_out,|
+        onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, s_offset, shift, at.valid, n, io.keys_out, io.values_out,|

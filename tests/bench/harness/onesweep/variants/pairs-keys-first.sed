@@ -4,10 +4,10 @@
 # and go out to the same places. Measured on one H100 (2026-11-27, the values then loaded after the
 # ranking): 0.900x CUB's SortPairs at 2^28, the step 0.907x; at CUB's 384 x 23 tile 0.907x (keys then
 # 1.02x instead of 1.17x); not kept.
-s|^            s_tile\[ONESWEEP_TILE + rank\[u\]\] = value\[u\];$|            ; /* staged after the keys went out */|
-s|^    onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, |    if (has_values)\n        onesweep_scatter_keys_then_values(s_tile, s_offset, shift, valid, a.n, io.keys_out, io.values_out, value, rank);\n    else\n        onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, |
+s|^        onesweep_stage(s_tile + ONESWEEP_TILE, value, rank, 0);$|        ; /* staged after the keys went out */|
+s|^    onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, |    if (has_values)\n        onesweep_scatter_keys_then_values(s_tile, s_offset, shift, at.valid, n, io.keys_out, io.values_out, value, rank);\n    else\n        onesweep_scatter_tile(s_tile, s_tile + ONESWEEP_TILE, |
 s|^\(    return sizeof(unsigned int) \* (size_t)ONESWEEP_TILE \* \)(with_values ? 2 : 1);$|\11; /* keys, then values, one tile */|
-/^static __device__ __forceinline__ void onesweep_pass(/i\
+/^static __device__ __forceinline__ void onesweep_sort_tile(/i\
 static __device__ __forceinline__ void\
 onesweep_scatter_keys_then_values(unsigned int *s_tile, const unsigned int *s_offset, unsigned int shift,\
                                   unsigned int valid, unsigned int n, unsigned int *keys_out, unsigned int *values_out,\
