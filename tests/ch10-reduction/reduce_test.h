@@ -1,5 +1,7 @@
-/* reduce_test.h - what chapter 10's suite (reduce.c, every step) lends the
- * steps' own test files (tests/ch10-reduction/<step folder>.c). */
+/* reduce_test.h - what chapter 10's suite (reduce.c and its parts
+ * reduce_launch.c, reduce_races.c and reduce_analysis.c, built with every
+ * step) shares among its parts and lends the steps' own test files
+ * (tests/ch10-reduction/<step folder>.c). */
 #ifndef REDUCE_TEST_H
 #define REDUCE_TEST_H
 
@@ -7,7 +9,37 @@
 #include "reduce_host.h"
 #include "reduce_ref.h"
 
+/* The step under test: its descriptor (reduce.h). */
+#define STEP (&reduce_step_info)
+
+/* The six kinds: sum, max and min of ints, then of floats. */
+static const reduce_kind all_kinds[6] = {
+    {.op = REDUCE_SUM, .type = REDUCE_INT},   {.op = REDUCE_MAX, .type = REDUCE_INT},
+    {.op = REDUCE_MIN, .type = REDUCE_INT},   {.op = REDUCE_SUM, .type = REDUCE_FLOAT},
+    {.op = REDUCE_MAX, .type = REDUCE_FLOAT}, {.op = REDUCE_MIN, .type = REDUCE_FLOAT},
+};
 extern const reduce_kind reduce_test_float_sum;
+#define float_sum reduce_test_float_sum
+
+/* 1 when the step takes the option (REDUCE_TAKES_*). */
+static int takes(unsigned option)
+{
+    return (STEP->takes & option) != 0;
+}
+
+/* The forms to run: 1..count of its --variant names, or 0 when it has none. */
+static int variant_count(void)
+{
+    int n = 0;
+    while (takes(REDUCE_TAKES_VARIANT) && STEP->lab.variants[n] != NULL)
+        n++;
+    return n;
+}
+
+static int variant_at(int v)
+{
+    return variant_count() > 0 ? v : 0;
+}
 
 /* Runs the step once on n elements and checks the one result. */
 void reduce_test_step(int64_t n, reduce_kind kind, const char *dist, uint64_t seed, int block, int coarsen, int variant,
