@@ -1,5 +1,6 @@
-/* sort_test.h - what chapter 13's suite (sort.c, built with every step) lends
- * each step's own tests (tests/ch13-sort/<step folder>.c). */
+/* sort_test.h - what chapter 13's suite (sort.c and its parts sort_cpu.c and
+ * sort_step.c, built with every step) lends each step's own tests
+ * (tests/ch13-sort/<step folder>.c). */
 #ifndef LAB_SORT_TEST_H
 #define LAB_SORT_TEST_H
 
