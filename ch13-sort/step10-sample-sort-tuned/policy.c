@@ -1,7 +1,8 @@
 /* policy.c - ch13 step 10's policy (tuned.h): what a sort runs, from what
  * the command line asks and, where it says auto, from the problem and the
- * machine. The defaults are the fastest measured (docs/ch13-sort.md and the
- * step's README: two H200s at 2^30 keys, and four). Plain C, no GPU. */
+ * machine. The defaults are the fastest measured (docs/ch13-sample-sort-tuned.md,
+ * docs/ch13-sample-sort-measured.md and the step's README: two H200s at 2^30
+ * keys, and four). Plain C, no GPU. */
 #include <stdio.h>
 #include <string.h>
 

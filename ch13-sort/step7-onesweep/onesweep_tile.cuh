@@ -73,7 +73,7 @@ static __device__ __forceinline__ unsigned int onesweep_first_key(void)
  * order onesweep_rank_tile keeps. Past the end of the last tile: `pad`.
  * Every tile but the last is full: one test for the block, none per key (a
  * test per key, its answers kept as bits of a register through the pass,
- * cost about 12 instructions a key: docs/ch13-sort.md, step 7). */
+ * cost about 12 instructions a key: docs/ch13-onesweep.md). */
 static __device__ __forceinline__ void onesweep_load_tile(const unsigned int *in, unsigned int base, unsigned int valid,
                                                           unsigned int *x, unsigned int pad)
 {

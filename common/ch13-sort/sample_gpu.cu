@@ -206,7 +206,7 @@ cudaError_t sample_cub_sort(void *temp, size_t *bytes, unsigned int *A, unsigned
     cub::DoubleBuffer<unsigned int> dk(A, Z), dv(Av, Zv);
     size_t b = *bytes;
     cudaError_t err;
-    if (!pairs) /* an int64_t count: CUB's faster form for keys (docs/ch13-sort.md) */
+    if (!pairs) /* an int64_t count: CUB's faster form for keys (docs/ch13-sample-sort-measured.md) */
         err = cub::DeviceRadixSort::SortKeys(temp, b, dk, m, 0, 32, stream);
     else if (temp != NULL)
         err = m <= INT_MAX ? cub::DeviceRadixSort::SortPairs(temp, b, dk, dv, (int)m, 0, 32, stream)

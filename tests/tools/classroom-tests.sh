@@ -3,9 +3,9 @@
 # minutes on 2 cores, most of it building the handout. Each check prints ok/FAIL; a summary
 # prints last; exit status 1 when a check failed.
 #   make handout: refuses an OUT that exists or lies in the tree; the handout has no solutions/,
-#     wrong variants or instructors' guide; it builds (make all), make status, make test (nothing
-#     started: a pass), make check (an untouched step: not a pass), and make diff/solution/
-#     exercises/handout say it has no solutions.
+#     wrong variants, instructors' guide or grading page; it builds (make all), make status, make
+#     test (nothing started: a pass), make check (an untouched step: not a pass), and make
+#     diff/solution/exercises/handout say it has no solutions.
 #   the leak check passes on the real handout and fails, naming the file and the region, on a
 #     planted solution line, two planted lines in a guide, and a solution file copied in.
 #   make grade without a GPU: steps filled with the solution score 0 "not run: no GPU"; valid
@@ -59,8 +59,8 @@ has 'exists' "$tmp/again.log" || bad "  ... and says why (got: $(head -c 200 "$t
 make --no-print-directory handout OUT=build/handout-inside >"$tmp/inside.log" 2>&1; rc=$?
 check "make handout refuses an OUT inside the tree" [ "$rc" != 0 -a ! -e build/handout-inside ]
 check "the handout has no solutions/" [ ! -e "$h/solutions" ]
-check "the handout has no wrong variants, no benchmark sources, no instructors' guide" \
-    [ ! -e "$h/tests/mutants" -a ! -e "$h/tests/tools/mutants.sh" -a ! -e "$h/tests/bench/bench.sh" -a ! -e "$h/docs/instructors.md" ]
+check "the handout has no wrong variants, no benchmark sources, no instructors' guide or grading page" \
+    [ ! -e "$h/tests/mutants" -a ! -e "$h/tests/tools/mutants.sh" -a ! -e "$h/tests/bench/bench.sh" -a ! -e "$h/docs/instructors.md" -a ! -e "$h/docs/grading.md" ]
 missing=(); for s in "${ex_steps[@]}"; do [ -d "$h/$s" ] || missing+=("$s"); done
 check "the handout has every exercise step (${#ex_steps[@]})${missing[*]:+; missing: ${missing[*]}}" [ ${#missing[@]} = 0 ]
 check "the handout's README says it is a handout" has 'Student handout' "$h/README.md"

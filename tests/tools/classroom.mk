@@ -1,5 +1,6 @@
 # tests/tools/classroom.mk - the classroom kit. Included by the Makefile, so it sees SOL_STEPS,
-# EX_STEPS, LAB_CHAPTERS, HAVE_SOLUTIONS, step_dir and the build rules. docs/instructors.md explains it.
+# EX_STEPS, LAB_CHAPTERS, HAVE_SOLUTIONS, step_dir and the build rules. docs/instructors.md explains it
+# (the grader: docs/grading.md).
 #   make handout [OUT=dir]            a student tree without solutions/ (default ../pmpp-lab-handout),
 #                                     refused when OUT exists; leak-checked (tests/tools/handout.sh)
 #   make handout-check [OUT=dir]      the leak check alone, on a handout made earlier

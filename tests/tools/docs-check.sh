@@ -30,7 +30,7 @@
 #              reps after a `./run` without options, a `--opt V` in the comment of a `make STEP
 #              && ./run` line whose command does not set it, and "`--opt` ... default V" in prose,
 #              against the defaults --help prints (of the steps built: make all first; the
-#              chapter's steps for a guide)
+#              chapter's steps for a guide and for each of its pages, docs/chNN-*.md)
 #   steps      tests/tools/docs-check-steps.sh: quoted TODO lines against the exercises as they are,
 #              a README's TODO(k) against the function make hint numbers k, every make target the
 #              docs name in make help, the option ranges of ./run --help against what ./run takes
@@ -63,6 +63,14 @@ tree_files() {
 files=$(tree_files)
 basenames=$({ git ls-files -co --exclude-standard 2>/dev/null || find . -type f ! -path './build/*' ! -path './.git/*'; } | sed 's|.*/||' | sort -u | tr '\n' ' ')
 have_solutions=$([ -d solutions ] && echo yes)
+
+# The chapter a page of docs/ belongs to: its guide (docs/ch13-sort.md) or one of the guide's own
+# pages (docs/ch13-onesweep.md: the chapter whose folder starts ch13-); "" for any other file.
+chapter_of() { local b d; b=$(basename "$1" .md)
+    [ -d "solutions/$b" ] && { echo "$b"; return; }
+    [[ $b =~ ^(ch[0-9]+)- ]] || return 0
+    d=$(cd solutions 2>/dev/null && ls -d "${BASH_REMATCH[1]}"-*/ 2>/dev/null)
+    [ "$(wc -w <<<"$d")" = 1 ] && echo "${d%/}"; return 0; }
 
 # A step being written: no folder under solutions/ yet, or one without its README.md or kernel file.
 landing() { [ ! -f "solutions/$1/README.md" ] || ! ls "solutions/$1"/*.cu >/dev/null 2>&1; }
@@ -122,7 +130,7 @@ if [ -n "$have_solutions" ]; then
     # above, by the catalogue check: once)
     known=" $(rows | cut -d'|' -f1 | tr '\n' ' ') $(cd solutions && ls -d ch*/step*/ 2>/dev/null | sed 's|/$||' | tr '\n' ' ') "
     for guide in docs/ch1*-*.md; do
-        ch=$(basename "$guide" .md)
+        ch=$(chapter_of "$guide")
         for name in $(step_table "$guide" | awk -F'|' '/^\| *step[0-9]/ { c = $2; gsub(/^[ \t]+|[ \t]+$/, "", c); print c }'); do
             case $known in *" $ch/$name "*) ;; *) bad "$guide: its step table names $name, which the catalogue does not have" ;; esac
         done
@@ -350,7 +358,7 @@ for f in $docs; do
             printf "%d\tcomment\t%s\t%s\t%s\n", NR, st, args, com }' "$f")
     # prose: "`--opt` ... default V" (V a number, or one of the option's names), against the steps
     # of the guide's chapter (README.md: every step)
-    ch=$(basename "$f" .md); [ -d "solutions/$ch" ] || ch=
+    ch=$(chapter_of "$f")
     prose=$(awk '/^```/ { code = !code; print ""; next } { print code ? "" : $0 }' "$f")
     while IFS=$'\t' read -r n opt val; do
         [ -n "$val" ] || continue

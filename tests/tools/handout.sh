@@ -10,11 +10,11 @@
 #           checkout never travels), tests/ (the suites and the student's tools; no wrong
 #           variants, which are edits of the solutions, and no benchmarks: tests/bench/bench.mk
 #           becomes a stub), docs/ (guides, errata, catalogue, plots; not the instructors'
-#           guide), tests/grade/allowed.txt (the calls each solution makes that the grader
-#           otherwise refuses: tests/tools/grade.sh --allowed). README.md is the handout's: the
-#           blocks between <!-- instructors --> and <!-- /instructors --> lines are left out, and
-#           the text of a <!-- handout: ... --> comment is put in. Then it runs `check`: a handout
-#           that fails it is left at OUT.rejected.
+#           guide or its grading page), tests/grade/allowed.txt (the calls each solution makes
+#           that the grader otherwise refuses: tests/tools/grade.sh --allowed). README.md is the
+#           handout's: the blocks between <!-- instructors --> and <!-- /instructors --> lines are
+#           left out, and the text of a <!-- handout: ... --> comment is put in. Then it runs
+#           `check`: a handout that fails it is left at OUT.rejected.
 #   check   fails when a filled-in region of solutions/ appears in OUT, naming the file of OUT
 #           and the region. A region is the lines between `/* exercise: ... */` and
 #           `/* end exercise */` (tests/tools/exercise.awk), less its hints and stub. Lines are
@@ -51,7 +51,7 @@ top=$(pwd)
 NOT_IN_HANDOUT="mutants.sh device-check.sh distro-check.sh handout.sh classroom-tests.sh classroom-gpu-demo.sh loop-tests.sh"
 NOT_IN_HANDOUT+=" hang-gpu-demo.sh verdict-gpu-demo.sh"
 # Documents that are the instructors' or the maintainers'.
-DOCS_NOT_IN_HANDOUT="instructors.md adding-a-step.md"
+DOCS_NOT_IN_HANDOUT="instructors.md grading.md adding-a-step.md"
 
 # sol[]: the solution files of the steps; given[]: the code a handout gives besides the exercises
 inputs() {

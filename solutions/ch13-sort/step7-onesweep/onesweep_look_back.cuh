@@ -10,7 +10,7 @@
  * aligned word is single-copy atomic: another SM sees the whole old word or
  * the whole new one, never a new flag with an old count. So no fence is needed
  * between flag and count (the paper's pseudo-code keeps them apart, and then
- * each side needs one: docs/ch13-sort.md).
+ * each side needs one: docs/ch13-onesweep.md).
  *
  * Every name this header defines starts with onesweep_ or ONESWEEP_, as in
  * onesweep_tile.cuh, whose digits and tile it counts. */

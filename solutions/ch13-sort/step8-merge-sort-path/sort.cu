@@ -269,7 +269,7 @@ static const char *merge_sort_path_pass(const sort_pass *pass, const sort_ws *ws
     }
     const int width = BLOCK_SORT_TILE << (pass->index - 1);
     int *part = (int *)ws->words;
-#ifndef MP_NO_PARTITION /* tests/bench/harness/mergepath's ladder: blocks search their own bounds (docs/ch13-sort.md) */
+#ifndef MP_NO_PARTITION /* tests/bench/harness/mergepath's ladder: blocks search their own bounds (docs/ch13-merge-path-sort.md) */
     partition_pass<<<(unsigned int)sort_ceil_div(ntiles, 256), 256>>>(pass->keys_in, n, width, ntiles, part);
     CUDA_CHECK_LAUNCH();
 #endif

@@ -45,7 +45,7 @@ int plan_default_chunks(int G)
     if (G <= 1)
         return 1;
     const int most = PLAN_MAX_BUCKETS / G;
-    return most < 2 ? most : 2; /* two rounds: the fastest on two H100s and two H200s (docs/ch13-sort.md) */
+    return most < 2 ? most : 2; /* two rounds: fastest on two H100s and two H200s (docs/ch13-sample-sort-measured.md) */
 }
 
 int64_t plan_capacity(int64_t N, int G, int K, double slack, int r)
