@@ -1,6 +1,6 @@
 /* ladder.cuh - tests/bench/harness/mergepath's ladder: ch12 step 6 (and ch13 step 8's merge
  * passes) rebuilt with one idea taken out at a time, to measure what each
- * gained (docs/ch12-merge.md, docs/ch13-sort.md). Force-included before the
+ * gained (docs/ch12-merge.md, docs/ch13-merge-path-sort.md). Force-included before the
  * steps' own merge.cu and sort.cu (nvcc -include ladder.cuh), with switches:
  *   -DMP_NO_PARTITION     no partition kernel (the launchers skip it): two
  *                         threads of each block search the tile's bounds on

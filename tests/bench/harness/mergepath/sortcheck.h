@@ -1,5 +1,5 @@
 /* sortcheck.h - tests/bench/harness/mergepath's O(n) check of a sort of
- * pairs, shared by harness.cu and sortspeed.cu: no reference sort needed. */
+ * pairs, shared by runs.cu and sortspeed.cu: no reference sort needed. */
 #ifndef MP_SORTCHECK_H
 #define MP_SORTCHECK_H
 

@@ -1,8 +1,8 @@
 #!/bin/bash
 # run.sh - the speed and tuning harness of ch13 step 7 (the single-pass radix sort), built from
 # the step's own source, on one GPU (an H100) in about 4 minutes. Builds each variant (a copy of
-# solutions/ch13-sort/step7-onesweep/ with its sed scripts applied, compiled with harness.cu and
-# its -D flags), then runs
+# solutions/ch13-sort/step7-onesweep/ with its sed scripts applied, compiled with harness.cu,
+# check.cu and speed.cu and its -D flags; inputs.cu once for all), then runs
 #   real          the step as it is: the full correctness suite (both entry points), then
 #                 speed against cub::DeviceRadixSort in the same process
 #   wrong-*       the step's wrong variants (tests/mutants/ch13-sort/onesweep-*.sed): caught
@@ -99,7 +99,7 @@ fi
 # ---- build (parallel) --------------------------------------------------------
 # Skipped when every binary is there and the sources' checksum is the one they were built from
 # (a build carried from the development machine: mtimes may not survive the copy), unless
-# REBUILD=1 or "build".
+# REBUILD=1 or "build". The harness's own files: every *.cu and *.h of this folder.
 SOURCES="$STEP/*.cuh $STEP/*.h $STEP/*.cu $MUT/onesweep-*.sed $HERE/variants/*.sed $HERE/*.cu $HERE/*.h"
 SUM=$( (cat $SOURCES; printf '%s\n' "${VARIANTS[@]}" "$FLAGS") | cksum)
 fresh=1
@@ -118,6 +118,20 @@ else
     done
     "$NVCC" $FLAGS -c "$HERE/cub_bench.cu" -o "$B/cub_bench.o" >"$B/cub_bench.build.log" 2>&1 &
     CUB_PID=$!
+    "$NVCC" $FLAGS -I"$STEP" -c "$HERE/inputs.cu" -o "$B/inputs.o" >"$B/inputs.build.log" 2>&1 &
+    INPUTS_PID=$! # the inputs and the CPU reference: nothing of the step's but onesweep.h
+    build_variant() { # name nvcc-flags...: its harness.cu (the step's kernels), check.cu, speed.cu, one log
+        local name=$1 f p rc=0 pids=()
+        shift
+        for f in harness check speed; do
+            "$NVCC" "$@" -Xptxas -v -c "$HERE/$f.cu" -o "$B/$name.$f.o" >"$B/$name.$f.log" 2>&1 &
+            pids+=($!)
+        done
+        for p in "${pids[@]}"; do wait "$p" || rc=1; done
+        cat "$B/$name".{harness,check,speed}.log >"$B/$name.build.log" # harness.cu's ptxas lines first
+        rm -f "$B/$name".{harness,check,speed}.log
+        return $rc
+    }
     PIDS=()
     for v in "${VARIANTS[@]}"; do
         IFS='|' read -r name seds defs cub what <<<"$v"
@@ -134,12 +148,12 @@ else
         done
         extra=""
         [ "$cub" = 0 ] && extra="-DNO_CUB"
-        "$NVCC" $FLAGS -I"$src" $defs $extra -DHARNESS_NAME="\"$name\"" -DHARNESS_WHAT="\"$what\"" -Xptxas -v \
-            -c "$HERE/harness.cu" -o "$B/$name.o" >"$B/$name.build.log" 2>&1 &
+        build_variant "$name" $FLAGS -I"$src" $defs $extra -DHARNESS_NAME="\"$name\"" -DHARNESS_WHAT="\"$what\"" &
         PIDS+=($!)
     done
     fail=0
     wait $CUB_PID || { echo "cub_bench.cu failed to build:"; cat "$B/cub_bench.build.log"; fail=1; }
+    wait $INPUTS_PID || { echo "inputs.cu failed to build:"; cat "$B/inputs.build.log"; fail=1; }
     i=0
     for v in "${VARIANTS[@]}"; do
         IFS='|' read -r name seds defs cub what <<<"$v"
@@ -148,7 +162,7 @@ else
             cat "$B/$name.build.log"
             fail=1
         else
-            objs="$B/$name.o $B/lab.o $B/launch.o"
+            objs="$B/$name.harness.o $B/$name.check.o $B/$name.speed.o $B/inputs.o $B/lab.o $B/launch.o"
             [ "$cub" = 1 ] && objs="$objs $B/cub_bench.o"
             "$NVCC" -arch=sm_90 $objs -o "$B/$name" || fail=1
         fi
