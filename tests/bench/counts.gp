@@ -1,7 +1,7 @@
 # counts.gp - chapter 10's counts (./run --analyze, steps 1-3), a panel per count and N: for each
 # step, what the book prints (grey), the book's formula at that N (orange) and the measurement
 # (blue; red, with both numbers written above, where it differs from the book). One legend,
-# above the panels. From plots.sh and plotdata.awk: npanels, fileP, titleP, ylabelP, topP (the tallest bar), groupsP, xticsP (P = 1..),
+# above the panels. From plots.sh and plotdata.awk + plotdata-counts.awk: npanels, fileP, titleP, ylabelP, topP (the tallest bar), groupsP, xticsP (P = 1..),
 # gpu, chapter, chaptitle, fmt, out, here.
 cols = npanels > 9 ? 4 : npanels > 4 ? 3 : npanels > 1 ? 2 : 1
 nrows = (npanels + cols - 1) / cols

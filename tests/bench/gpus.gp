@@ -1,9 +1,9 @@
 # gpus.gp - the multi-GPU step's throughput against the GPU count at one size: a line per step
 # (or local sort), its ideal (its throughput per GPU at its fewest GPUs, times the GPU count) as
 # a thin dashed line in the same colour, CUB on one GPU as a grey flat line, each point's ratio
-# to CUB to its right, in its line's colour, at the height plotdata.awk gives it (labels of one
+# to CUB to its right, in its line's colour, at the height plotdata-multigpu.awk gives it (labels of one
 # GPU count that would touch stand one above the other). The legend below the axes, in one or
-# two columns as its entries fit. From plots.sh and plotdata.awk: files (columns: gpus, y, label,
+# two columns as its entries fit. From plots.sh and plotdata.awk + plotdata-multigpu.awk: files (columns: gpus, y, label,
 # the label's height), gI_* (the line of I), gI_one (its throughput per GPU), nat, cubv,
 # cub_color, cub_dash, maxg, top, nkeys, keycols, keyK_* (the legend), note, chaptitle, gpu,
 # ylabel, fmt, out, here.

@@ -1,7 +1,7 @@
 # ladder.gp - the ladder at one size: a bar per step (its colour; a second variant hatched) and
 # per CUB (grey), every bar measured at n = nat; above each bar its value and its ratio to CUB;
 # the copy as a dashed line (with a right axis in % of it) when it fits. Notes below the chart
-# name what is not in it (small: the bars are many, their labels one point smaller). From plots.sh and plotdata.awk: file (x, value, the value when solid
+# name what is not in it (small: the bars are many, their labels one point smaller). From plots.sh and plotdata.awk + plotdata-ladder.awk: file (x, value, the value when solid
 # or '?', the value when hatched or '?', colour, "value", "ratio"), the xtics (set there), bars, nat, width, xlines, notes, nnotes, small, copy, copylabel, top, chaptitle, gpu,
 # focus, unit, ylabel, fmt, out, here.
 height = 720

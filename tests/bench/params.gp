@@ -2,7 +2,7 @@
 # chapter's metric against the option's value, in the step's own colour), CUB at that size as a
 # flat grey dashed line (drawn first, so that no step hides under it). One legend for every panel, above them. The y axis is logarithmic in
 # every panel when CUB is more than 2.5 times the best step (logy), so that the steps are not
-# squeezed at the bottom. From plots.sh and plotdata.awk: npanels, filesP (the steps), cubsP (CUB), titleP, xlabelP,
+# squeezed at the bottom. From plots.sh and plotdata.awk + plotdata-params.awk: npanels, filesP (the steps), cubsP (CUB), titleP, xlabelP,
 # logxP, xminP, xmaxP, pP_I_* and pP_cubJ_* (P = panel, I = line), nkeys, keycols, keyK_title, keyK_* (the legend),
 # logy, ymin, ymax (one y axis for every panel; its tics set there when logarithmic), chaptitle, gpu, unit, ylabel, fmt, out, here.
 cols = npanels > 1 ? 2 : 1

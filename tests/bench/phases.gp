@@ -2,7 +2,7 @@
 # per step or local sort when there are several), its measured total written above it (phases
 # that overlap add up to more than the total), and CUB's time on one GPU as a dashed line.
 # The labels stand on opaque boxes, so CUB's line never runs through them.
-# From plots.sh and plotdata.awk: file (run, x, a column per phase, total, the top of the bar or total, "label", its lines), bars, note,
+# From plots.sh and plotdata.awk + plotdata-multigpu.awk: file (run, x, a column per phase, total, the top of the bar or total, "label", its lines), bars, note,
 # nphases, phaseP_color, nat, cubms, cubside (the end of CUB's line its label stands at: left or
 # right), top, xlines (the bar names' most lines), what, chaptitle, gpu, fmt, out, here.
 width = 1280; height = 720

@@ -128,14 +128,21 @@ metric_of() {
     esac
 }
 
-# plot WHAT CSV OUT [AWK-ASSIGNMENTS...]: the data of one chart (plotdata.awk), then render it
+# the awk program of a chart's data (and of plan, the charts a CSV makes), in its files' order:
+# tokens.awk's rule for matching rows, plotdata.awk's reading, then the charts (its header)
+plotdata=()
+for part in tokens plotdata plotdata-series plotdata-ladder plotdata-params plotdata-multigpu plotdata-counts; do
+    plotdata+=(-f "tests/bench/$part.awk")
+done
+
+# plot WHAT CSV OUT [AWK-ASSIGNMENTS...]: the data of one chart (plotdata), then render it
 plot() {
     local what=$1 csv=$2 out=$3
     shift 3
     rm -rf "$tmp/data"
     mkdir -p "$tmp/data"
     awk -v what="$what" -v dir="$tmp/data" -v catalogue=docs/catalogue.txt -v facts="$tmp/facts" \
-        -v metric="$metric" -v unit="$unit" "$@" -f tests/bench/tokens.awk -f tests/bench/plotdata.awk "$csv" >"$tmp/vars.gp"
+        -v metric="$metric" -v unit="$unit" "$@" "${plotdata[@]}" "$csv" >"$tmp/vars.gp"
     printf 'unit = %s\nylabel = %s\nxlabel = %s\n' "'$unit'" "'${ylabel//\'/\'\'}'" "'${xlabel//\'/\'\'}'" >>"$tmp/vars.gp"
     render "$what" "$csv" "$out"
 }
@@ -197,7 +204,7 @@ for dir in "$plots"/*/; do
         unit=${metric#* } metric=${metric%% *}
         xlabel=${xlabel:-n}
         plan=$(awk -v what=plan -v stem="$name-ladder" -v metric="$metric" -v catalogue=docs/catalogue.txt \
-               -f tests/bench/tokens.awk -f tests/bench/plotdata.awk "$csv")
+               "${plotdata[@]}" "$csv")
         [ -n "$plan" ] || echo "  no size or parameter sweep in it: no chart"
         if grep -qx phases <<<"$plan" && ! grep -qx speedup <<<"$plan"; then
             echo "  no rows on 2 or more GPUs (make bench on a machine with several adds them): no gpus or speedup chart"

@@ -1,8 +1,8 @@
 # speedup.gp - the multi-GPU step's speed-up over one-GPU CUB against n: a line per step (and
 # local sort) and GPU count, and the anchor's (a baseline built from libraries), CUB on one GPU
-# the flat line at 1. A line's GPU count is in its dash (plotdata.awk's chart_speedup). The
+# the flat line at 1. A line's GPU count is in its dash (plotdata-multigpu.awk's chart_speedup). The
 # legend below the axes, in one or two columns as its entries fit. From plots.sh and
-# plotdata.awk: files (columns: n, speed-up), uI_* (the style and title of line I; the last, CUB's),
+# plotdata.awk + plotdata-multigpu.awk: files (columns: n, speed-up), uI_* (the style and title of line I; the last, CUB's),
 # nkeys, keycols, top, lo, hi, note, chaptitle, gpu, fmt, out, here.
 if (!exists('note')) { note = '' }
 keyrows = (nkeys + keycols - 1) / keycols

@@ -1,6 +1,6 @@
 # throughput.gp - the chapter's metric against n, log-log: a line per step (its variants told
 # apart by dash and point), CUB dashed grey, the copy dotted black; the legend below the axes,
-# in keycols columns (two when the entries fit). From plots.sh and plotdata.awk: files, keycols, sI_color/_dash/_point/_width/_psize
+# in keycols columns (two when the entries fit). From plots.sh and plotdata.awk + plotdata-ladder.awk: files, keycols, sI_color/_dash/_point/_width/_psize
 # and sI_title (I = 1..words(files)), chaptitle, gpu, focus, ylabel, xlabel, fmt, out, here.
 nkey = words(files)
 keyrows = (nkey + keycols - 1) / keycols

@@ -1,5 +1,6 @@
 # tokens.awk - the one rule by which bench rows are matched, shared by join.awk, report.awk and
-# plotdata.awk (each run as awk -f tests/bench/tokens.awk -f THE-SCRIPT.awk).
+# plotdata.awk (each run as awk -f tests/bench/tokens.awk -f THE-SCRIPT.awk; plotdata.awk with
+# its chart files after it, plots.sh).
 # has_all(tokens, params): 1 when every space-separated token of `tokens` is one of `params`
 # ("type=uint keys" is in "dist=uniform type=uint keys"), else 0. An empty `tokens` is in all.
 function has_all(tokens, params,    t, i, k) {
