@@ -23,18 +23,9 @@
 #     first line was removed counts as started, and make test checks that step.
 # CUDA_ARCH (default 90) is the one architecture built. KEEP=1 keeps the scratch folder.
 set -uo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
-command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
+source "$(dirname "${BASH_SOURCE[0]}")/kit-lib.sh" # the top as the working folder, the verdicts' helpers
 export CUDA_ARCH=${CUDA_ARCH:-90}
-unset MAKEFLAGS MFLAGS MAKELEVEL
-top=$(pwd)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/classroom-tests.XXXXXX")
-[ "${KEEP:-0}" = 1 ] && echo "scratch: $tmp" || trap 'rm -rf "$tmp"' EXIT
-npass=0 nfail=0 failed=()
-ok() { echo "ok    $*"; npass=$((npass + 1)); }
-bad() { echo "FAIL  $*"; nfail=$((nfail + 1)); failed+=("$*"); }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-has() { grep -q -- "$1" "$2"; }   # PATTERN FILE
+kit_scratch classroom-tests
 t0=$(date +%s)
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
 [ -z "$gpu" ] || echo "note: a GPU is visible ($gpu): the grade checks expect passes instead of 'not run: no GPU'"
@@ -229,7 +220,4 @@ fi
 hits=$(cd "$h" && { make --no-print-directory hint STEP="$first"; make --no-print-directory hint STEP="$first" N=99; } 2>&1 | grep -cE 'solutions/|make diff')
 check "make hint in the handout never points at solutions/ or make diff ($hits lines do)" [ "$hits" = 0 ]
 
-echo
-echo "classroom tests: $npass passed, $nfail failed ($(($(date +%s) - t0)) s)"
-for f in "${failed[@]}"; do echo "  FAILED: $f"; done
-[ "$nfail" = 0 ]
+kit_summary "classroom tests"

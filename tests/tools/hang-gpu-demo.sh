@@ -12,11 +12,8 @@
 #   3. make grade STEP=ch12-merge/step4 in that copy (in place), timed the same way.
 # Then a table: each expectation and what happened; exit 1 when one is not met, 3 with no GPU.
 set -uo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
-command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
+source "$(dirname "${BASH_SOURCE[0]}")/kit-lib.sh" # the top as the working folder, kit_copy_tree, ex
 nvidia-smi -L >/dev/null 2>&1 || { echo "hang-gpu-demo.sh: no NVIDIA GPU visible (nvidia-smi finds none): it runs on a GPU machine"; exit 3; }
-unset MAKEFLAGS MFLAGS MAKELEVEL
-top=$(pwd)
 if [ -n "${DEMO_DIR:-}" ]; then tmp=$DEMO_DIR; rm -rf "$tmp"; mkdir -p "$tmp"; else tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT; fi
 rows=() bad=0
 row() { rows+=("$(printf '%-4s  %-58s %-26s %s' "$4" "$1" "$2" "$3")"); [ "$4" = ok ] || bad=1; }   # WHAT EXPECTED GOT ok|FAIL
@@ -24,12 +21,8 @@ nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | h
 
 # ---- the student's tree ---------------------------------------------------------------------------
 t=$tmp/lab
-mkdir -p "$t"
-{ git ls-files -co --exclude-standard 2>/dev/null || find . -type f ! -path './build/*' ! -path './.deps/*' ! -path './.git/*'; } |
-    while IFS= read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done | tar -cf - -T - | tar -C "$t" -xf -
-[ -d .deps ] && ln -s "$top/.deps" "$t/.deps"
+kit_copy_tree "$t"
 cd "$t" || exit 2
-ex() { ls -d "$1"-*/ 2>/dev/null | head -n1 | sed 's|/$||'; }
 s1=$(ex ch12-merge/step1) s3=$(ex ch12-merge/step3) s4=$(ex ch12-merge/step4)
 mut=tests/mutants/ch12-merge/step4-co-rank-circular-unwrapped.sed
 for s in "$s1" "$s3" "$s4"; do

@@ -22,32 +22,19 @@
 #     make docs-check catches a stale TODO line, a README's TODO(k) and a target make help lacks.
 # CUDA_ARCH (default 90) is the one architecture built. KEEP=1 keeps the scratch folder.
 set -uo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
-command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
+source "$(dirname "${BASH_SOURCE[0]}")/kit-lib.sh" # the top as the working folder, the verdicts' helpers
 export CUDA_ARCH=${CUDA_ARCH:-90}
-unset MAKEFLAGS MFLAGS MAKELEVEL
-top=$(pwd)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/loop-tests.XXXXXX")
-[ "${KEEP:-0}" = 1 ] && echo "scratch: $tmp" || trap 'rm -rf "$tmp"' EXIT
-npass=0 nfail=0 failed=()
-ok() { echo "ok    $*"; npass=$((npass + 1)); }
-bad() { echo "FAIL  $*"; nfail=$((nfail + 1)); failed+=("$*"); }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-has() { grep -q -- "$1" "$2"; }   # PATTERN FILE
+kit_scratch loop-tests
 t0=$(date +%s)
 [ -d solutions ] || { echo "loop-tests.sh runs in the instructors' tree (it has no solutions/ here)"; exit 2; }
 
 # ---- a scratch copy of the tree, committed --------------------------------------------------------
 t=$tmp/lab
-mkdir -p "$t"
-{ git ls-files -co --exclude-standard 2>/dev/null || find . -type f ! -path './build/*' ! -path './.deps/*' ! -path './.git/*'; } |
-    while IFS= read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done | tar -cf - -T - | tar -C "$t" -xf -
-[ -d .deps ] && ln -s "$top/.deps" "$t/.deps"
+kit_copy_tree "$t"
 cd "$t" || exit 2
 git init -q && git add -A && git -c user.name=lab -c user.email=lab@localhost commit -qm tree || { echo "git commit failed"; exit 2; }
 clean_tree() { [ -z "$(git status --porcelain --untracked-files=no)" ]; }
 mk() { make --no-print-directory "$@"; }
-ex() { ls -d "$1"-*/ 2>/dev/null | head -n1 | sed 's|/$||'; }   # ch12-merge/step3 -> its folder
 
 s3=$(ex ch12-merge/step3) s7=$(ex ch13-sort/step7)
 hdr=$(cd "solutions/$s3" && ls *.h | head -n1) k3=$(cd "$s3" && ls *.cu | head -n1)
@@ -206,7 +193,4 @@ check "  ... and a make target that make help does not list" has "names make no-
 git checkout -q -- README.md "solutions/$s3/README.md" docs/instructors.md
 check "at the end, git status is clean" clean_tree
 
-echo
-echo "loop tests: $npass passed, $nfail failed ($(($(date +%s) - t0)) s)"
-for f in "${failed[@]}"; do echo "  FAILED: $f"; done
-[ "$nfail" = 0 ]
+kit_summary "loop tests"
